@@ -1,0 +1,48 @@
+"""A diagnostic is data: code, severity, message, span, related locations. No LSP in here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from kit_core.source import Span
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+    HINT = "hint"
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    span: Span
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """A textual edit that resolves the diagnostic (quick fix in the editor)."""
+
+    title: str
+    span: Span
+    new_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    code: str
+    severity: Severity
+    message: str
+    span: Span
+    related: tuple[Related, ...] = ()
+    fixes: tuple[Fix, ...] = ()
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+    def render(self) -> str:
+        """`path:line:col: error code: message`, the CLI form."""
+        return f"{self.span.display()}: {self.severity.value} {self.code}: {self.message}"

@@ -1,0 +1,78 @@
+"""Source locations: what tree-sitter gives (bytes and points) plus UTF-16 columns for LSP."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A range in one file.
+
+    Lines and byte columns are 0-based (tree-sitter points); ``*_col16`` are the same
+    columns counted in UTF-16 code units, which is what LSP clients use by default.
+    """
+
+    path: str
+    start_byte: int
+    end_byte: int
+    start_line: int
+    start_col: int
+    end_line: int
+    end_col: int
+    start_col16: int
+    end_col16: int
+
+    def display(self) -> str:
+        """``path:line:col`` with 1-based line and column (byte column, as Go tools print)."""
+        return f"{self.path}:{self.start_line + 1}:{self.start_col + 1}"
+
+    def contains(self, line: int, col: int) -> bool:
+        """Whether a 0-based (line, byte column) point lies inside this span (end inclusive)."""
+        if (line, col) < (self.start_line, self.start_col):
+            return False
+        return (line, col) <= (self.end_line, self.end_col)
+
+
+NO_SPAN = Span("", 0, 0, 0, 0, 0, 0, 0, 0)
+"""For problems that belong to no place in a file (a whole-design rule, a missing file)."""
+
+
+def file_span(path: str) -> Span:
+    """The start of a file: where file-level problems are reported."""
+    return Span(path, 0, 0, 0, 0, 0, 0, 0, 0)
+
+
+class LineIndex:
+    """Maps byte offsets of one UTF-8 text to (line, byte col, UTF-16 col)."""
+
+    def __init__(self, text: bytes) -> None:
+        self._text = text
+        starts = [0]
+        pos = text.find(b"\n")
+        while pos != -1:
+            starts.append(pos + 1)
+            pos = text.find(b"\n", pos + 1)
+        self._starts = starts
+
+    def line_of(self, offset: int) -> int:
+        lo, hi = 0, len(self._starts) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self._starts[mid] <= offset:
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    def utf16_col(self, line: int, byte_col: int) -> int:
+        start = self._starts[line] if line < len(self._starts) else len(self._text)
+        chunk = self._text[start : start + byte_col]
+        return len(chunk.decode("utf-8", errors="replace").encode("utf-16-le")) // 2
+
+    def span(self, path: str, start: int, end: int) -> Span:
+        sl = self.line_of(start)
+        el = self.line_of(end)
+        sc = start - self._starts[sl]
+        ec = end - self._starts[el]
+        return Span(path, start, end, sl, sc, el, ec, self.utf16_col(sl, sc), self.utf16_col(el, ec))
