@@ -75,3 +75,17 @@ register("parse/nested-decorator", E, "decorator @{inner} cannot be an argument 
          "a decorator written as another decorator's argument")
 register("parse/number-suffix", E, 'invalid number suffix "{suffix}"', "a number followed by an unknown unit")
 register("parse/error-category", E, 'unknown error category "{name}"', "an `error` with an unknown category")
+
+# ---- manifest and design loading ----------------------------------------------------------
+register("manifest/unknown-key", W, "{key} is not a manifest key and is ignored", "a manifest key kit does not know")
+register("manifest/removed-key", E, "{key} is no longer a manifest key - {note}; drop it",
+         "a manifest key removed in an earlier release")
+register("manifest/value", E, "{message}", "a manifest value of the wrong type or outside its allowed set")
+register("manifest/syntax", E, "kit.design.yaml is not valid YAML: {message}", "a manifest that does not parse")
+register("manifest/output-collision", E, "output.{first} and output.{second} name one directory {path}",
+         "two output keys resolving to one directory")
+register("design/no-manifest", E, "no kit.design.yaml found at {path} or any parent directory",
+         "`kit gen` run outside a design folder")
+register("design/no-go-mod", E,
+         "no go.mod found at {root} or any parent directory; run `go mod init <module>` first",
+         "a project without go.mod (the module path is read from it)")
