@@ -1,0 +1,1 @@
+"""Generators: each turns the analysed design into a list of `OutputFile`s (never writes)."""

@@ -1,0 +1,48 @@
+"""What every generator receives and returns. Generators never touch the disk: the writer does."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kit_core.manifest import Manifest
+
+
+class Owner(str, Enum):
+    REGEN = "regen"  # rewritten on every run, carries the `Code generated ... DO NOT EDIT.` header
+    GEN_ONCE = "gen-once"  # written only when absent
+
+
+@dataclass(frozen=True, slots=True)
+class OutputFile:
+    path: str  # POSIX path relative to the project root, e.g. "internal/types/todo/types.go"
+    content: str
+    owner: Owner
+
+
+@dataclass(frozen=True, slots=True)
+class GenContext:
+    """Everything a generator may read.
+
+    ``analysis`` is the analyzer's result (symbols + semantics); ``module`` is the Go
+    module path from go.mod; ``runtime_module`` is the Go module of kit's runtime.
+    ``existing`` maps project-relative paths of files already on disk (the ones a
+    generator must inspect, e.g. a user's main.go for notices) to their text.
+    """
+
+    manifest: Manifest
+    analysis: Any
+    module: str
+    project_root: str
+    design_dir: str  # design folder relative to the project root, e.g. "design"
+    runtime_module: str = "github.com/kitdev/kit/runtime"
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A message printed after a run (stale stubs, main.go needing a manual edit)."""
+
+    path: str
+    message: str
