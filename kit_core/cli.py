@@ -1,0 +1,165 @@
+"""The thin command line: `kit init`, `kit gen`, `kit fmt`, `kit version`.
+
+Exit codes: 0 success; 1 any error (diagnostics, a file `fmt -l` lists, a bad flag or
+argument); 2 a missing or unknown command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from kit_core import __version__
+from kit_core.diagnostics import Diagnostic
+from kit_core.manifest import MANIFEST_NAME, STARTER
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse exits 2 on a bad flag; kit uses 1 for a bad flag of a known command."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(1, f"{self.prog}: error: {message}\n")
+
+
+def _display_path(path: str) -> str:
+    if not path:
+        return path
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel
+
+
+def render(d: Diagnostic) -> str:
+    """`path:line:col: error|warning code: message` with the path relative to the cwd."""
+    s = d.span
+    return f"{_display_path(s.path)}:{s.start_line + 1}:{s.start_col + 1}: {d.severity.value} {d.code}: {d.message}"
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    folder = Path(args.design_dir)
+    target = folder / MANIFEST_NAME
+    if target.exists():
+        print(f"kit: {target} already exists, nothing to do")
+        return 0
+    folder.mkdir(parents=True, exist_ok=True)
+    target.write_text(STARTER, encoding="utf-8")
+    print(f"kit: wrote {target}")
+    print("next steps:")
+    print("  1. create go.mod in the project root (the design folder's parent): go mod init <module>")
+    print(f"  2. add a .kit file to {folder} starting with `package <name>` (or a .proto file)")
+    print(f"  3. run: kit gen -f {folder}")
+    return 0
+
+
+def cmd_gen(args: argparse.Namespace) -> int:
+    from kit_core import program
+    from kit_core.writer import write_outputs
+
+    try:
+        root = Path(args.folder).resolve() if args.folder else program.find_design_root(Path(args.path))
+        design = program.load_design(root, project_root=Path(args.context) if args.context else None)
+        result = program.check(design)
+        for d in result.diagnostics:
+            print(render(d), file=sys.stderr)
+        if result.has_errors:
+            print("kit: the design has errors; nothing was written", file=sys.stderr)
+            return 1
+        gen = program.generate(design, result.analysis, args.target or program.TARGETS)
+    except program.DesignError as exc:
+        print(render(exc.diagnostic), file=sys.stderr)
+        return 1
+    report = write_outputs(design.project_root, gen.files, design.manifest, targets=args.target or program.TARGETS)
+    return _print_report(report, gen.notices)
+
+
+def _print_report(report: object, notices: Sequence[object]) -> int:
+    errors = list(getattr(report, "errors", []) or [])
+    for e in errors:
+        print(f"kit: error: {e}", file=sys.stderr)
+    if errors:
+        print("kit: nothing was written", file=sys.stderr)
+        return 1
+    written = list(getattr(report, "written", []))
+    swept = list(getattr(report, "swept", []))
+    unchanged = list(getattr(report, "unchanged", []))
+    for path in written:
+        print(f"wrote   {path}")
+    for path in swept:
+        print(f"swept   {path}")
+    for n in [*notices, *getattr(report, "notices", [])]:
+        print(f"notice: {getattr(n, 'path', '')}: {getattr(n, 'message', n)}", file=sys.stderr)
+    print(f"kit: {len(written)} written, {len(unchanged)} unchanged, {len(swept)} swept")
+    return 0
+
+
+def cmd_fmt(args: argparse.Namespace) -> int:
+    from kit_core import format as fmt
+
+    return int(fmt.run(args.paths or ["."], list_only=args.list, write=args.write or not args.list))
+
+
+def cmd_version(_: argparse.Namespace) -> int:
+    print(f"kit {__version__}")
+    return 0
+
+
+# --------------------------------------------------------------------------- parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="kit", description="kit: design-first API toolchain (DSL and protos in, Go service out)")
+    p.add_argument("-v", "--version", action="version", version=f"kit {__version__}")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+
+    init = sub.add_parser("init", help="write a default kit.design.yaml into a design folder")
+    init.add_argument("design_dir", nargs="?", default="design", help="the design folder (created if missing)")
+    init.set_defaults(run=cmd_init)
+
+    gen = sub.add_parser("gen", help="check the design and generate the Go service and documents")
+    gen.add_argument("path", nargs="?", default=".", help="a path in or above the design folder (default .)")
+    gen.add_argument("-f", "--folder", help="the design folder itself (skips the search)")
+    gen.add_argument("-c", "--context", help="the project root (default: the design folder's parent)")
+    gen.add_argument("--target", action="append", choices=["go", "docs"],
+                     help="what to generate; repeatable; default all")
+    gen.set_defaults(run=cmd_gen)
+
+    fmt = sub.add_parser("fmt", help="format design files (`-` reads stdin and writes stdout)")
+    fmt.add_argument("-l", "--list", action="store_true", help="list files that need formatting; exit 1 if any")
+    fmt.add_argument("-w", "--write", action="store_true", help="rewrite files in place (default without -l)")
+    fmt.add_argument("paths", nargs="*", help="files or folders (default .), or - for stdin")
+    fmt.set_defaults(run=cmd_fmt)
+
+    version = sub.add_parser("version", help="print the version")
+    version.set_defaults(run=cmd_version)
+    helpcmd = sub.add_parser("help", help="show this help")
+    helpcmd.set_defaults(run=lambda _: (p.print_help(), 0)[1])
+    return p
+
+
+COMMANDS = ("init", "gen", "fmt", "version", "help")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if argv and not argv[0].startswith("-") and argv[0] not in COMMANDS:
+        print(f"kit: unknown command {argv[0]!r}; commands: {', '.join(COMMANDS)}", file=sys.stderr)
+        return 2
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help(sys.stderr)
+        return 2
+    return int(args.run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

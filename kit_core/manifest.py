@@ -1,0 +1,361 @@
+"""`kit.design.yaml`: every key with its default, unknown-key warnings, removed keys, checks.
+
+The manifest is read with PyYAML's composer so every key keeps its line and column:
+diagnostics about the manifest point at the offending key.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from kit_core.diagnostics import Diagnostic, make
+from kit_core.source import Span, file_span
+
+MANIFEST_NAME = "kit.design.yaml"
+
+FILE_CASES = ("snake", "kebab", "camel")
+KINDS = ("application", "contracts")
+
+# Output keys: (default under application, default under contracts, accepts "-").
+_OUTPUT_KEYS: dict[str, tuple[str, str, bool]] = {
+    "types": ("./internal/types", "./gen/types", False),
+    "transport": ("./internal/transport", "./internal/transport", False),
+    "routes": ("./internal/routes", "./internal/routes", False),
+    "wiring": ("./internal/wiring", "./internal/wiring", False),
+    "service": ("./internal/service", "./internal/service", False),
+    "middleware": ("./internal/middleware", "./internal/middleware", False),
+    "config": ("./config", "./config", False),
+    "svccontext": ("./svccontext/svccontext.go", "./svccontext/svccontext.go", False),
+    "main": ("./main.go", "./main.go", True),
+    "openapi": ("./docs/openapi.yaml", "./docs/openapi.yaml", True),
+    "pb": ("./internal/pb", "./gen/pb", True),
+    "grpc": ("./internal/grpc", "./internal/grpc", False),
+}
+_FILE_OUTPUTS = frozenset({"svccontext", "main", "openapi"})  # file paths, not directories
+
+REMOVED_KEYS: dict[str, str] = {
+    "design": "the folder holding kit.design.yaml is the design folder",
+    "output.services": "logic stubs go to output.service",
+    "output.consumeMiddleware": "consumer middleware is set with bus.Use where the bus is built",
+    "events.asyncapi": "no AsyncAPI document is generated",
+    "events.targets[].layout": "the application owns the folder layout of its consumers",
+}
+
+_KNOWN_SCALARS = frozenset(
+    {f"output.{k}" for k in _OUTPUT_KEYS}
+    | {"output.kind", "output.fileCase", "openapi.title", "openapi.version", "openapi.description",
+       "openapi.basePath", "proto.plugins.go", "proto.plugins.goGrpc"}
+)
+_KNOWN_SECTIONS = frozenset({"output", "openapi", "proto", "proto.plugins", "events"})
+
+
+@dataclass(frozen=True, slots=True)
+class OpenAPIConfig:
+    title: str | None = None
+    version: str = "0.1.0"
+    description: str | None = None
+    base_path: str | None = None
+    security_schemes: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class OutputConfig:
+    kind: str = "application"
+    types: str = "./internal/types"
+    transport: str = "./internal/transport"
+    routes: str = "./internal/routes"
+    wiring: str = "./internal/wiring"
+    service: str = "./internal/service"
+    middleware: str = "./internal/middleware"
+    config: str = "./config"
+    svccontext: str = "./svccontext/svccontext.go"
+    main: str = "./main.go"
+    openapi: str = "./docs/openapi.yaml"
+    pb: str = "./internal/pb"
+    grpc: str = "./internal/grpc"
+    file_case: str = "snake"
+
+    def path(self, key: str) -> str | None:
+        """Project-relative POSIX path of an output key, None when disabled (`-`)."""
+        value = str(getattr(self, key))
+        if value == "-":
+            return None
+        return posixpath.normpath(value)
+
+
+@dataclass(frozen=True, slots=True)
+class EventTarget:
+    lang: str
+    out: str
+
+
+@dataclass(frozen=True, slots=True)
+class ProtoConfig:
+    includes: tuple[str, ...] = ()
+    plugin_go: str = ""
+    plugin_go_grpc: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    path: str
+    openapi: OpenAPIConfig = field(default_factory=OpenAPIConfig)
+    output: OutputConfig = field(default_factory=OutputConfig)
+    events_targets: tuple[EventTarget, ...] | None = None  # None: not written in the manifest
+    proto: ProtoConfig = field(default_factory=ProtoConfig)
+    key_spans: dict[str, Span] = field(default_factory=dict, compare=False, repr=False)
+
+    def events_out_default(self) -> str:
+        return "./gen/events" if self.output.kind == "contracts" else "./internal/events"
+
+
+def default_manifest(path: str = MANIFEST_NAME) -> Manifest:
+    return Manifest(path=path)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+class _Reader:
+    """Walks the composed YAML tree, collecting values, key spans and diagnostics."""
+
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        self.text = text
+        self.lines = text.splitlines()
+        self.diags: list[Diagnostic] = []
+        self.spans: dict[str, Span] = {}
+        self.values: dict[str, Any] = {}
+
+    def span(self, node: yaml.Node) -> Span:
+        sm, em = node.start_mark, node.end_mark
+        return Span(self.path, sm.index, em.index, sm.line, self._byte_col(sm.line, sm.column),
+                    em.line, self._byte_col(em.line, em.column), sm.column, em.column)
+
+    def _byte_col(self, line: int, col: int) -> int:
+        if line >= len(self.lines):
+            return col
+        return len(self.lines[line][:col].encode("utf-8"))
+
+    def walk(self, node: yaml.Node, prefix: str) -> None:
+        if not isinstance(node, yaml.MappingNode):
+            self.diags.append(make("manifest/value", self.span(node),
+                                   message=f"{prefix or 'the manifest'} must be a mapping"))
+            return
+        for key_node, value_node in node.value:
+            key = f"{prefix}.{key_node.value}" if prefix else str(key_node.value)
+            self.spans[key] = self.span(key_node)
+            self.visit(key, key_node, value_node)
+
+    def visit(self, key: str, key_node: yaml.Node, value: yaml.Node) -> None:
+        if key in REMOVED_KEYS:
+            self.diags.append(make("manifest/removed-key", self.span(key_node), key=key, note=REMOVED_KEYS[key]))
+        elif key == "openapi.securitySchemes":
+            self.values[key] = yaml.safe_load(yaml.serialize(value)) or {}
+        elif key == "events.targets":
+            self.values[key] = self.targets(value)
+        elif key == "proto.includes":
+            self.values[key] = yaml.safe_load(yaml.serialize(value)) or []
+        elif key in _KNOWN_SECTIONS:
+            self.walk(value, key)
+        elif key in _KNOWN_SCALARS:
+            self.values[key] = self.scalar(key, value)
+        else:
+            self.diags.append(make("manifest/unknown-key", self.span(key_node), key=key))
+
+    def scalar(self, key: str, node: yaml.Node) -> str | None:
+        if not isinstance(node, yaml.ScalarNode):
+            self.diags.append(make("manifest/value", self.span(node), message=f"{key} must be a single value"))
+            return None
+        return str(node.value)
+
+    def targets(self, node: yaml.Node) -> list[dict[str, Any]]:
+        if not isinstance(node, yaml.SequenceNode):
+            self.diags.append(make("manifest/value", self.span(node), message="events.targets must be a list"))
+            return []
+        out: list[dict[str, Any]] = []
+        for item in node.value:
+            if not isinstance(item, yaml.MappingNode):
+                self.diags.append(make("manifest/value", self.span(item),
+                                       message="each events.targets entry must be a mapping"))
+                continue
+            entry: dict[str, Any] = {"_span": self.span(item)}
+            for k, v in item.value:
+                name = f"events.targets[].{k.value}"
+                if name in REMOVED_KEYS:
+                    self.diags.append(make("manifest/removed-key", self.span(k), key=name, note=REMOVED_KEYS[name]))
+                elif k.value in ("lang", "out"):
+                    entry[k.value] = self.scalar(name, v)
+                else:
+                    self.diags.append(make("manifest/unknown-key", self.span(k), key=name))
+            out.append(entry)
+        return out
+
+
+def parse_manifest(path: str, text: str) -> tuple[Manifest, list[Diagnostic]]:
+    """Read a manifest's text; never raises on bad input (problems come back as diagnostics)."""
+    reader = _Reader(path, text)
+    try:
+        root = yaml.compose(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        span = file_span(path)
+        if mark is not None:
+            span = Span(path, mark.index, mark.index, mark.line, mark.column, mark.line, mark.column,
+                        mark.column, mark.column)
+        return default_manifest(path), [make("manifest/syntax", span, message=str(exc).splitlines()[0])]
+    if root is not None:
+        reader.walk(root, "")
+    manifest = _build(path, reader)
+    return manifest, reader.diags + _check(manifest, reader)
+
+
+def load_manifest(path: Path) -> tuple[Manifest, list[Diagnostic]]:
+    return parse_manifest(str(path), path.read_text(encoding="utf-8"))
+
+
+def _build(path: str, r: _Reader) -> Manifest:
+    v = r.values
+    kind = v.get("output.kind") or "application"
+    col = 1 if kind == "contracts" else 0
+    outputs = {k: v.get(f"output.{k}") or d[col] for k, d in _OUTPUT_KEYS.items()}
+    output = OutputConfig(kind=kind, file_case=v.get("output.fileCase") or "snake", **outputs)
+    schemes = v.get("openapi.securitySchemes")
+    openapi = OpenAPIConfig(
+        title=v.get("openapi.title"),
+        version=v.get("openapi.version") or "0.1.0",
+        description=v.get("openapi.description"),
+        base_path=v.get("openapi.basePath"),
+        security_schemes=schemes if isinstance(schemes, dict) else {},
+    )
+    includes = v.get("proto.includes")
+    proto = ProtoConfig(
+        includes=tuple(str(i) for i in includes) if isinstance(includes, list) else (),
+        plugin_go=v.get("proto.plugins.go") or "",
+        plugin_go_grpc=v.get("proto.plugins.goGrpc") or "",
+    )
+    targets = None
+    if "events.targets" in v:
+        targets = tuple(
+            EventTarget(str(t.get("lang") or ""), str(t.get("out") or "")) for t in v["events.targets"]
+        )
+    return Manifest(path, openapi, output, targets, proto, dict(r.spans))
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _check(m: Manifest, r: _Reader) -> list[Diagnostic]:
+    diags: list[Diagnostic] = []
+
+    def at(key: str) -> Span:
+        return r.spans.get(key, file_span(m.path))
+
+    if m.output.kind not in KINDS:
+        diags.append(make("manifest/value", at("output.kind"),
+                          message=f'output.kind "{m.output.kind}" is not supported - use "application" or "contracts"'))
+    if m.output.file_case not in FILE_CASES:
+        diags.append(make("manifest/value", at("output.fileCase"),
+                          message=f'output.fileCase "{m.output.file_case}" is not supported - '
+                                  'use "kebab", "snake", or "camel"'))
+    diags.extend(_check_output_paths(m, at))
+    diags.extend(_check_targets(r))
+    return diags
+
+
+def _check_output_paths(m: Manifest, at: Any) -> list[Diagnostic]:
+    diags: list[Diagnostic] = []
+    seen: dict[str, str] = {}
+    for key, (_, _, dash_ok) in _OUTPUT_KEYS.items():
+        value = str(getattr(m.output, key))
+        span = at(f"output.{key}")
+        if value == "-":
+            if not dash_ok:
+                diags.append(make("manifest/value", span, message=f'output.{key} cannot be "-"'))
+            continue
+        norm = posixpath.normpath(value)
+        if posixpath.isabs(norm) or norm == ".." or norm.startswith("../"):
+            diags.append(make("manifest/value", span,
+                              message=f"output.{key} {value!r} must stay inside the project"))
+            continue
+        if key in _FILE_OUTPUTS:
+            continue
+        if norm in seen:
+            diags.append(make("manifest/output-collision", span, first=seen[norm], second=key, path=norm))
+        else:
+            seen[norm] = key
+    return diags
+
+
+def _check_targets(r: _Reader) -> list[Diagnostic]:
+    diags: list[Diagnostic] = []
+    langs: set[str] = set()
+    for t in r.values.get("events.targets", []):
+        span = t["_span"]
+        lang = t.get("lang")
+        if not lang:
+            diags.append(make("manifest/value", span, message="events.targets entry needs lang"))
+        elif lang != "go":
+            diags.append(make("manifest/value", span, message=f'events.targets lang "{lang}" is not supported - use "go"'))
+        elif lang in langs:
+            diags.append(make("manifest/value", span, message=f'events.targets lang "{lang}" is listed twice'))
+        if lang:
+            langs.add(lang)
+        if not t.get("out"):
+            diags.append(make("manifest/value", span, message="events.targets entry needs out"))
+    return diags
+
+
+# --------------------------------------------------------------------------- kit init
+
+STARTER = """\
+# kit design manifest. Paths are relative to the project root (the folder holding go.mod).
+output:
+  types:      ./internal/types
+  transport:  ./internal/transport
+  routes:     ./internal/routes
+  wiring:     ./internal/wiring
+  service:    ./internal/service
+  middleware: ./internal/middleware
+  svccontext: ./svccontext/svccontext.go
+  openapi:    ./docs/openapi.yaml
+  config:     ./config
+  # kind: contracts           # only payload types and the events library, for designs others import
+  # main: ./cmd/server/main.go # or "-" to write no entry point, config or service context
+  # pb: ./internal/pb          # "-" runs no protobuf plugin
+  # grpc: ./internal/grpc
+  # fileCase: snake            # snake | kebab | camel
+openapi:
+  title:    My API
+  version:  1.0.0
+  basePath: /api
+  # securitySchemes:
+  #   bearer:
+  #     type: http
+  #     scheme: bearer
+  #     bearerFormat: JWT
+  #   oauth:
+  #     type: oauth2
+  #     flows:
+  #       clientCredentials:
+  #         tokenUrl: https://auth.example.com/token
+  #         scopes: {}
+  #   apiKey:
+  #     type: apiKey
+  #     in: header
+  #     name: X-API-Key
+# events:
+#   targets:
+#     - lang: go
+#       out: ./internal/events
+# proto:
+#   includes: []
+#   plugins:
+#     go: ""       # empty: `go tool protoc-gen-go` pinned in go.mod
+#     goGrpc: ""
+"""

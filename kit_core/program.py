@@ -1,0 +1,238 @@
+"""The orchestrator: find a design, load it, check it, generate, write. It names the stages.
+
+    find_design_root -> load_design (manifest + parse every .kit) -> check (analyzer)
+      -> generate (generators, in memory) -> write (writer; all or nothing)
+
+A stage that finds an error stops the run before anything is written.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from kit_core.diagnostics import Diagnostic, make
+from kit_core.generators.base import GenContext, Notice, OutputFile
+from kit_core.manifest import MANIFEST_NAME, Manifest, default_manifest, parse_manifest
+from kit_core.model import SourceFile
+from kit_core.source import file_span
+
+_SKIP_DIRS = frozenset({"vendor", "node_modules"})
+
+
+class Stage(str, Enum):
+    LOAD = "load"
+    CHECK = "check"
+    GENERATE = "generate"
+    WRITE = "write"
+    DONE = "done"
+
+
+class DesignError(Exception):
+    """The design cannot be located or opened; carries a located diagnostic."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+# --------------------------------------------------------------------------- locating
+
+
+def _has_manifest(d: Path) -> bool:
+    return (d / MANIFEST_NAME).is_file()
+
+
+def _probe_subdirs(d: Path) -> list[Path]:
+    try:
+        subdirs = sorted(p for p in d.iterdir() if p.is_dir())
+    except OSError:
+        return []
+    return [p for p in subdirs if not p.name.startswith(".") and p.name not in _SKIP_DIRS and _has_manifest(p)]
+
+
+def find_design_root(start: Path) -> Path:
+    """The design folder for a path: the path itself, one of its direct subfolders, or a parent.
+
+    Raises DesignError when there is none, or when two subfolders hold a manifest.
+    """
+    start = start.resolve()
+    if start.is_file():
+        start = start.parent
+    if _has_manifest(start):
+        return start
+    found = _probe_subdirs(start)
+    if len(found) > 1:
+        names = ", ".join(p.name for p in found)
+        raise DesignError(make("design/no-manifest", file_span(str(start)),
+                               path=f"{start} (several design folders: {names}; name one with -f)"))
+    if found:
+        return found[0]
+    for parent in start.parents:
+        if _has_manifest(parent):
+            return parent
+    raise DesignError(make("design/no-manifest", file_span(str(start)), path=str(start)))
+
+
+_MODULE_RE = re.compile(r"^\s*module\s+(\S+)", re.MULTILINE)
+
+
+def find_go_module(project_root: Path) -> tuple[Path, str]:
+    """(directory of go.mod, module path) for the project root or its nearest parent."""
+    for d in (project_root, *project_root.parents):
+        gomod = d / "go.mod"
+        if gomod.is_file():
+            m = _MODULE_RE.search(gomod.read_text(encoding="utf-8"))
+            if m:
+                return d, m.group(1).strip('"')
+    raise DesignError(make("design/no-go-mod", file_span(str(project_root / "go.mod")), root=str(project_root)))
+
+
+# --------------------------------------------------------------------------- loading
+
+
+@dataclass
+class Design:
+    root: Path  # the design folder (holds kit.design.yaml)
+    project_root: Path  # outputs are relative to it (default: the design folder's parent)
+    manifest: Manifest
+    files: list[SourceFile]
+    manifest_diagnostics: list[Diagnostic] = field(default_factory=list)
+    module: str | None = None  # Go module path, read from go.mod
+    protos: list[Path] = field(default_factory=list)
+
+    @property
+    def design_dir(self) -> str:
+        """The design folder relative to the project root (POSIX)."""
+        try:
+            return self.root.relative_to(self.project_root).as_posix()
+        except ValueError:
+            return self.root.as_posix()
+
+
+def design_files(root: Path, suffix: str = ".kit") -> list[Path]:
+    """Every design file under the root, recursively, skipping hidden and vendored folders."""
+    out: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS)
+        out.extend(Path(dirpath) / f for f in sorted(filenames) if f.endswith(suffix))
+    return out
+
+
+def parse_design_file(path: str, text: str) -> SourceFile:
+    from kit_core.lower import parse_file
+
+    return parse_file(path, text)
+
+
+def load_design(
+    root: Path,
+    overrides: Mapping[str, str] | None = None,
+    project_root: Path | None = None,
+) -> Design:
+    """Read the manifest and parse every `.kit` file; ``overrides`` maps absolute paths to
+    editor buffer texts that replace what is on disk (open files in the language server)."""
+    root = root.resolve()
+    overrides = overrides or {}
+    mpath = root / MANIFEST_NAME
+    mtext = overrides.get(str(mpath))
+    if mtext is None:
+        mtext = mpath.read_text(encoding="utf-8") if mpath.is_file() else ""
+    manifest, mdiags = parse_manifest(str(mpath), mtext) if mtext else (default_manifest(str(mpath)), [])
+    paths = {str(p) for p in design_files(root)} | {p for p in overrides if p.endswith(".kit") and _under(p, root)}
+    files = [parse_design_file(p, _read(p, overrides)) for p in sorted(paths)]
+    design = Design(root, (project_root or root.parent).resolve(), manifest, files, mdiags)
+    design.protos = design_files(root, ".proto")
+    return design
+
+
+def _under(path: str, root: Path) -> bool:
+    try:
+        Path(path).resolve().relative_to(root)
+    except ValueError:
+        return False
+    return True
+
+
+def _read(path: str, overrides: Mapping[str, str]) -> str:
+    if path in overrides:
+        return overrides[path]
+    return Path(path).read_text(encoding="utf-8", errors="replace")
+
+
+# --------------------------------------------------------------------------- checking
+
+
+@dataclass
+class CheckResult:
+    diagnostics: list[Diagnostic]
+    analysis: Any  # kit_core.analyzer.Analysis
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.is_error for d in self.diagnostics)
+
+
+def check(design: Design) -> CheckResult:
+    """Parse errors, manifest problems and every analyzer rule, sorted by place."""
+    from kit_core.analyzer import analyze
+
+    analysis = analyze(design.files, design.manifest)
+    diags = list(design.manifest_diagnostics)
+    seen: set[tuple[str, str, int, int]] = set()
+    for d in [*(p for f in design.files for p in f.parse_diagnostics), *analysis.diagnostics]:
+        assert isinstance(d, Diagnostic)
+        key = (d.code, d.span.path, d.span.start_byte, d.span.end_byte)
+        if key not in seen:
+            seen.add(key)
+            diags.append(d)
+    diags.sort(key=lambda d: (d.span.path, d.span.start_line, d.span.start_col, d.code))
+    return CheckResult(diags, analysis)
+
+
+# --------------------------------------------------------------------------- generating
+
+TARGETS = ("go", "docs")
+
+
+@dataclass
+class GenResult:
+    files: list[OutputFile]
+    notices: list[Notice]
+
+
+def gen_context(design: Design, analysis: Any) -> GenContext:
+    if design.module is None:
+        _, design.module = find_go_module(design.project_root)
+    return GenContext(
+        manifest=design.manifest,
+        analysis=analysis,
+        module=design.module,
+        project_root=str(design.project_root),
+        design_dir=design.design_dir,
+    )
+
+
+def generate(design: Design, analysis: Any, targets: Iterable[str] = TARGETS) -> GenResult:
+    """Run the selected generators in memory; nothing touches the disk here."""
+    ctx = gen_context(design, analysis)
+    chosen = set(targets)
+    files: list[OutputFile] = []
+    notices: list[Notice] = []
+    if "docs" in chosen:
+        from kit_core.generators import openapi
+
+        files.extend(openapi.generate(ctx))
+    if "go" in chosen and design.files:
+        from kit_core.generators import go
+
+        go_files, go_notices = go.generate(ctx)
+        files.extend(go_files)
+        notices.extend(go_notices)
+    files.sort(key=lambda f: f.path)
+    return GenResult(files, notices)
