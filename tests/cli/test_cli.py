@@ -1,0 +1,83 @@
+"""The command line: init, version, help, exit codes, located errors, nothing written on error."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kit_core.cli import main
+from kit_core.manifest import STARTER
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "kit_core.cli", *args], cwd=cwd, capture_output=True, text=True)
+
+
+def test_version_and_help() -> None:
+    out = run("--version")
+    assert out.returncode == 0 and out.stdout.startswith("kit ")
+    for cmd in ("init", "gen", "fmt"):
+        assert run(cmd, "--help").returncode == 0
+    assert run("version").returncode == 0
+
+
+def test_missing_and_unknown_command_exit_2() -> None:
+    assert run().returncode == 2
+    assert run("bogus").returncode == 2
+
+
+def test_bad_flag_exits_1() -> None:
+    assert run("gen", "--nope").returncode == 1
+
+
+def test_init_writes_manifest_and_never_overwrites(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "design" / "kit.design.yaml"
+    assert main(["init", str(tmp_path / "design")]) == 0
+    assert target.read_text() == STARTER
+    target.write_text("openapi:\n  title: Mine\n")
+    assert main(["init", str(tmp_path / "design")]) == 0
+    assert "already exists" in capsys.readouterr().out
+    assert target.read_text() == "openapi:\n  title: Mine\n"
+
+
+def test_gen_without_manifest_is_a_located_error(tmp_path: Path) -> None:
+    out = run("gen", str(tmp_path))
+    assert out.returncode == 1
+    assert "design/no-manifest" in out.stderr
+
+
+def test_gen_without_go_mod_names_the_fix(tmp_path: Path) -> None:
+    design = tmp_path / "design"
+    design.mkdir()
+    (design / "kit.design.yaml").write_text(STARTER)
+    (design / "a.kit").write_text("package shop\n\ntype Item {\n\tname string\n}\n")
+    out = run("gen", str(design))
+    assert out.returncode == 1
+    assert "no go.mod found at" in out.stderr and "go mod init" in out.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["design"]
+
+
+def test_gen_with_errors_prints_located_diagnostics_and_writes_nothing(tmp_path: Path) -> None:
+    design = tmp_path / "design"
+    design.mkdir()
+    (tmp_path / "go.mod").write_text("module example.com/shop\n\ngo 1.26\n")
+    (design / "kit.design.yaml").write_text(STARTER + "bogus: 1\n")
+    (design / "a.kit").write_text("package shop\n\ntype item {\n\tname string\n}\n")
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    out = run("gen", str(design), cwd=tmp_path)
+    assert out.returncode == 1
+    assert "design/a.kit:3:6: error decl/name-case:" in out.stderr
+    assert "design/kit.design.yaml:" in out.stderr and "warning manifest/unknown-key" in out.stderr
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
+def test_gen_finds_the_design_in_a_direct_subfolder(tmp_path: Path) -> None:
+    design = tmp_path / "design"
+    design.mkdir()
+    (design / "kit.design.yaml").write_text(STARTER)
+    (design / "a.kit").write_text("package shop\n\ntype lower {}\n")
+    out = run("gen", str(tmp_path), cwd=tmp_path)
+    assert "design/a.kit:3:6: error decl/name-case" in out.stderr
