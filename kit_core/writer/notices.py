@@ -1,0 +1,106 @@
+"""Notices of "Command line": things the user must do by hand; kit reports, never acts.
+
+* stubs left by a renamed or dropped service (names their directory) or method (names the
+  file): GEN-ONCE logic stubs under `output.service` that this run no longer produces;
+* a gen-once `main.go` that never calls `RegisterGRPC` while a proto declares a service,
+  or a `config.go` with no gRPC config struct;
+* the last proto service dropped (the wiring file `grpc.go` is swept) while `main.go`
+  still calls `RegisterGRPC`.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Sequence
+from typing import Any
+
+from kit_core.generators.base import Notice, OutputFile
+from kit_core.writer.headers import GO_GEN_ONCE, first_line
+from kit_core.writer.host import Host
+from kit_core.writer.roots import output_path
+
+
+def stale_stub_notices(host: Host, manifest: Any, produced: set[str]) -> list[Notice]:
+    root = output_path(manifest, "service")
+    if root is None:
+        return []
+    stale = [p for p in host.files_under(root) if p not in produced and _is_stub(host, p)]
+    live_dirs = {posixpath.dirname(p) for p in produced}
+    notices: list[Notice] = []
+    named_dirs: set[str] = set()
+    for p in stale:
+        d = posixpath.dirname(p)
+        if d in live_dirs:
+            notices.append(
+                Notice(
+                    p,
+                    "logic stub of a renamed or dropped method; kit no longer calls it - "
+                    "move any code you need and delete the file",
+                )
+            )
+        elif d not in named_dirs:
+            named_dirs.add(d)
+            notices.append(
+                Notice(
+                    d,
+                    "logic stubs of a renamed or dropped service; kit no longer calls them - "
+                    "move any code you need and delete the directory",
+                )
+            )
+    return notices
+
+
+def _is_stub(host: Host, path: str) -> bool:
+    if not path.endswith(".go"):
+        return False
+    data = host.read(path)
+    return data is not None and first_line(data) == GO_GEN_ONCE
+
+
+def grpc_notices(host: Host, manifest: Any, files: Sequence[OutputFile], swept: set[str]) -> list[Notice]:
+    wiring = output_path(manifest, "wiring")
+    if wiring is None:
+        return []
+    grpc_wiring = posixpath.join(wiring, "grpc.go")
+    produced = {f.path for f in files}
+    main = _existing_text(host, output_path(manifest, "main"))
+    config_dir = output_path(manifest, "config")
+    config = _existing_text(host, posixpath.join(config_dir, "config.go") if config_dir else None)
+    notices: list[Notice] = []
+    if grpc_wiring in produced:
+        if main is not None and "RegisterGRPC" not in main[1]:
+            notices.append(
+                Notice(
+                    main[0],
+                    "a proto declares a service but this entry point never calls "
+                    "wiring.RegisterGRPC - add the call (and stop the returned "
+                    "shutdown function) to start the gRPC listener",
+                )
+            )
+        if config is not None and "GRPC" not in config[1]:
+            notices.append(
+                Notice(
+                    config[0],
+                    "this config has no gRPC config struct - add a `GRPC` field "
+                    "(yaml key `grpc`: addr, handlerTimeout, reflection)",
+                )
+            )
+    elif grpc_wiring in swept and main is not None and "RegisterGRPC" in main[1]:
+        notices.append(
+            Notice(
+                main[0],
+                "the last proto service was dropped and wiring/grpc.go was removed, "
+                "but this entry point still calls RegisterGRPC - delete that call",
+            )
+        )
+    return notices
+
+
+def _existing_text(host: Host, path: str | None) -> tuple[str, str] | None:
+    """A gen-once file already on disk (one this run creates is current by construction)."""
+    if path is None:
+        return None
+    data = host.read(path)
+    if data is None:
+        return None
+    return path, data.decode("utf-8", errors="replace")
