@@ -1,0 +1,872 @@
+"""Syntax tree -> typed model (`kit_core.model`), with the parse diagnostics.
+
+Entry points: :func:`parse_file` (text in, ``SourceFile`` out), :func:`parse_with_tree`
+(also returns the tree, for incremental reparsing) and :func:`lower_tree`.
+
+The grammar is permissive (see grammar/grammar.js); this module applies the rules that
+need lines or values: decorator placement (dsl-facts §2.11), literal checks (§1.2),
+error categories (§2.7), clause shapes (§2.9). Children are read by field name. It never
+raises on any input: every problem becomes a diagnostic in ``parse_diagnostics``.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from tree_sitter import Node, Tree
+
+from kit_core import syntax
+from kit_core.diagnostics import Diagnostic, make
+from kit_core.model import (
+    NO_TRIVIA,
+    Comment,
+    Decl,
+    Decorator,
+    EnumDecl,
+    EnumValue,
+    ErrorDecl,
+    EventDecl,
+    Field,
+    Import,
+    Literal,
+    LiteralKind,
+    Member,
+    Method,
+    MiddlewareDecl,
+    Mixin,
+    PathSegment,
+    Route,
+    ScalarDecl,
+    ServiceDecl,
+    SourceFile,
+    Trivia,
+    TypeDecl,
+    TypeParam,
+    TypeRef,
+)
+from kit_core.source import LineIndex, Span
+
+__all__ = [
+    "ERROR_CATEGORIES",
+    "KEYWORDS",
+    "lower_tree",
+    "parse_file",
+    "parse_with_tree",
+]
+
+KEYWORDS = frozenset(
+    "package import type enum error scalar service extend middleware request response "
+    "event payload map true false null get post put patch delete head options".split()
+)
+
+# dsl-facts §2.7: category -> HTTP status.
+ERROR_CATEGORIES: dict[str, int] = {
+    "BadRequest": 400, "Unauthorized": 401, "PaymentRequired": 402, "Forbidden": 403,
+    "NotFound": 404, "MethodNotAllowed": 405, "NotAcceptable": 406, "Conflict": 409,
+    "Gone": 410, "LengthRequired": 411, "PreconditionFailed": 412, "PayloadTooLarge": 413,
+    "UnsupportedMediaType": 415, "UnprocessableEntity": 422, "Locked": 423,
+    "TooManyRequests": 429, "Internal": 500, "NotImplemented": 501, "BadGateway": 502,
+    "ServiceUnavailable": 503, "GatewayTimeout": 504,
+}  # fmt: skip
+
+INT64_MAX = 2**63 - 1
+
+_DURATION_NS = {"ns": 1, "us": 1_000, "µs": 1_000, "ms": 1_000_000, "s": 10**9, "m": 60 * 10**9,
+                "h": 3600 * 10**9}  # fmt: skip
+_SIZE_BYTES = {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3}
+_NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
+_ESCAPE_RE = re.compile(rb'\\(u\{[^}"\n]*\}|[\x00-\x7f]|[\xc0-\xff][\x80-\xbf]*)')
+_SIMPLE_ESCAPES = {b"n": "\n", b"t": "\t", b"r": "\r", b'"': '"', b"\\": "\\"}
+
+# Where an ERROR node sits, for the message.
+_CONTEXT = {
+    "member_body": "in type body",
+    "enum_body": "in enum body",
+    "service_body": "in service body",
+    "method_body": "in method body",
+    "event_body": "in event body",
+    "argument_list": "in decorator arguments",
+    "array": "in array literal",
+    "path": "in route",
+}
+
+_DECLARATION_KINDS = frozenset(
+    "type_declaration enum_declaration scalar_declaration error_declaration "
+    "middleware_declaration service_declaration event_declaration".split()
+)
+
+
+def parse_file(path: str, source: str | bytes, old_tree: Tree | None = None) -> SourceFile:
+    """Parse and lower one design file; syntax errors end up in ``parse_diagnostics``."""
+    return parse_with_tree(path, source, old_tree)[0]
+
+
+def parse_with_tree(path: str, source: str | bytes, old_tree: Tree | None = None) -> tuple[SourceFile, Tree]:
+    """Like :func:`parse_file`, also returning the tree (pass it back after an edit)."""
+    data = _encode(source)
+    tree = syntax.parse(data, old_tree)
+    return lower_tree(path, data, tree), tree
+
+
+def lower_tree(path: str, source: str | bytes, tree: Tree) -> SourceFile:
+    """Lower a tree parsed from ``source`` into a ``SourceFile``."""
+    return _Lowerer(path, _encode(source), tree).lower()
+
+
+def _encode(source: str | bytes) -> bytes:
+    if isinstance(source, bytes):
+        return source
+    return source.encode("utf-8", "surrogatepass")
+
+
+class _Comments:
+    """Every comment of the file, with lookups for doc runs and trailing comments."""
+
+    def __init__(self, comments: list[Comment], full_line: list[bool]) -> None:
+        self.all = tuple(comments)
+        self._starts = [c.span.start_byte for c in comments]
+        self._own_line = {c.span.start_line: c for c, own in zip(comments, full_line, strict=True) if own}
+        self._trailing = {c.span.start_line: c for c, own in zip(comments, full_line, strict=True) if not own}
+
+    def doc_above(self, line: int) -> tuple[Comment, ...]:
+        """Take the contiguous run of own-line comments ending on the line above ``line``."""
+        run: list[Comment] = []
+        line -= 1
+        while line in self._own_line:
+            run.append(self._own_line.pop(line))
+            line -= 1
+        run.reverse()
+        return tuple(run)
+
+    def trailing_after(self, src: bytes, end_byte: int, end_line: int) -> Comment | None:
+        """Take the comment that follows ``end_byte`` on its line with only spaces between."""
+        c = self._trailing.get(end_line)
+        if c is None or c.span.start_byte < end_byte or src[end_byte : c.span.start_byte].strip():
+            return None
+        del self._trailing[end_line]
+        return c
+
+    def within(self, start_byte: int, end_byte: int) -> tuple[Comment, ...]:
+        lo = bisect_left(self._starts, start_byte)
+        hi = bisect_left(self._starts, end_byte)
+        return self.all[lo:hi]
+
+
+class _Lowerer:
+    def __init__(self, path: str, src: bytes, tree: Tree) -> None:
+        self.path = path
+        self.src = src
+        self.tree = tree
+        self.index = LineIndex(src)
+        self.diags: list[Diagnostic] = []
+        self.comments = self._collect_comments(tree.root_node)
+
+    # ------------------------------------------------------------------ helpers
+
+    def text(self, node: Node | None) -> str:
+        if node is None:
+            return ""
+        return self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+    def span(self, node: Node) -> Span:
+        return self.index.span(self.path, node.start_byte, node.end_byte)
+
+    def span_between(self, start: int, end: int) -> Span:
+        return self.index.span(self.path, start, end)
+
+    def error(self, code: str, node: Node | Span, **fields: Any) -> None:
+        span = node if isinstance(node, Span) else self.span(node)
+        self.diags.append(make(code, span, **fields))
+
+    def syntax_error(self, node: Node | Span, message: str) -> None:
+        self.error("parse/syntax", node, message=message)
+
+    def trivia(self, start_line: int, end_byte: int, end_line: int) -> Trivia:
+        doc = self.comments.doc_above(start_line)
+        trailing = self.comments.trailing_after(self.src, end_byte, end_line)
+        if not doc and trailing is None:
+            return NO_TRIVIA
+        return Trivia(doc, trailing)
+
+    def node_trivia(self, node: Node, first: Node | None = None) -> Trivia:
+        """Doc above ``first`` (or ``node``), trailing comment after ``node``."""
+        start = first if first is not None else node
+        return self.trivia(start.start_point.row, node.end_byte, node.end_point.row)
+
+    def name_of(self, node: Node, what: str) -> tuple[str, Span]:
+        """The ``name`` field: text and span; a keyword there is reported."""
+        name = node.child_by_field_name("name")
+        if name is None:
+            return "", self.span(node)
+        text = self.text(name)
+        if text in KEYWORDS:
+            self.syntax_error(name, f"`{text}` is a keyword and cannot name a {what}")
+        return text, self.span(name)
+
+    # ------------------------------------------------------------------ comments
+
+    def _collect_comments(self, root: Node) -> _Comments:
+        nodes = syntax.captures(syntax.query("comments"), root).get("comment", [])
+        nodes.sort(key=lambda n: n.start_byte)
+        comments: list[Comment] = []
+        own: list[bool] = []
+        for n in nodes:
+            text = self.text(n).rstrip("\r")
+            end = n.start_byte + len(text.encode("utf-8", "surrogatepass"))
+            comments.append(Comment(text, self.span_between(n.start_byte, min(end, n.end_byte))))
+            line_start = self.src.rfind(b"\n", 0, n.start_byte) + 1
+            own.append(not self.src[line_start : n.start_byte].strip())
+        return _Comments(comments, own)
+
+    # ------------------------------------------------------------------ errors
+
+    def report_syntax_errors(self, node: Node) -> None:
+        for child in node.children:
+            if child.is_error:
+                self._report_error_node(child, node)
+            elif child.is_missing:
+                self.syntax_error(child, f"expected {_describe(child)}")
+            elif child.has_error:
+                self.report_syntax_errors(child)
+
+    def _report_error_node(self, node: Node, parent: Node) -> None:
+        leaf = _first_leaf(node)
+        where = _CONTEXT.get(parent.type, "")
+        suffix = f" {where}" if where else ""
+        if leaf is None or leaf.start_byte >= leaf.end_byte:
+            self.syntax_error(node, f"unexpected end of input{suffix}")
+            return
+        token = self.text(leaf)
+        if leaf.is_error or (len(token) == 1 and not _lexable_start(token)):
+            self.syntax_error(leaf, f"unexpected character `{token[:1]}`")
+            return
+        if token == "-":
+            self.syntax_error(leaf, "expected number after '-'")
+            return
+        self.syntax_error(leaf, f"unexpected `{_shorten(token)}`{suffix}")
+
+    # ------------------------------------------------------------------ file
+
+    def lower(self) -> SourceFile:
+        root = self.tree.root_node
+        if root.has_error:
+            self.report_syntax_errors(root)
+        state = _FileState()
+        for child in root.named_children:
+            self._lower_item(child, state)
+        for dec_node, _ in state.pending:
+            self.syntax_error(
+                dec_node,
+                f"decorator @{self.text(dec_node.child_by_field_name('name'))} "
+                "is not followed by a declaration",
+            )
+        self.diags.sort(key=lambda d: (d.span.start_byte, d.span.end_byte))
+        return SourceFile(
+            path=self.path,
+            package=state.package,
+            package_span=state.package_span,
+            decorators=state.file_decorators,
+            imports=tuple(state.imports),
+            declarations=tuple(state.decls),
+            comments=self.comments.all,
+            parse_diagnostics=tuple(self.diags),
+            package_trivia=state.package_trivia,
+            source=self.src.decode("utf-8", "replace"),
+        )
+
+    def _lower_item(self, node: Node, state: _FileState) -> None:
+        kind = node.type
+        if kind == "decorator":
+            self._top_level_decorator(node, state)
+        elif kind == "package_clause":
+            self._package(node, state)
+        elif kind == "import_declaration":
+            self._import(node, state)
+        elif kind in _DECLARATION_KINDS:
+            decl = self._declaration(node, state)
+            if decl is not None:
+                state.decls.append(decl)
+            state.last_end_line = node.end_point.row
+            if kind == "scalar_declaration":
+                state.pending.extend(state.carried)
+                state.carried = []
+
+    def _top_level_decorator(self, node: Node, state: _FileState) -> None:
+        if state.last_end_line == node.start_point.row:
+            name = self.text(node.child_by_field_name("name"))
+            self.error("parse/decorator-after-decl", node, name=name)
+            return
+        dec = self.decorator(node)
+        if dec is not None:
+            state.pending.append((node, dec))
+
+    def _take_pending(self, state: _FileState) -> tuple[tuple[Decorator, ...], Node | None]:
+        pending = state.pending
+        state.pending = []
+        return tuple(d for _, d in pending), (pending[0][0] if pending else None)
+
+    def _package(self, node: Node, state: _FileState) -> None:
+        decorators, first = self._take_pending(state)
+        if state.package is not None or state.decls or state.imports:
+            self.syntax_error(node, "the package clause must come first in the file, once")
+        elif not state.decls:
+            state.file_decorators = decorators
+        name = node.child_by_field_name("name")
+        state.package = self.text(name) if name is not None else ""
+        if state.package in KEYWORDS:
+            self.syntax_error(name or node, f"`{state.package}` is a keyword and cannot name a package")
+        state.package_span = self.span(name) if name is not None else self.span(node)
+        state.package_trivia = self.node_trivia(node, first)
+        state.last_end_line = node.end_point.row
+
+    def _import(self, node: Node, state: _FileState) -> None:
+        decorators, first = self._take_pending(state)
+        if first is not None:
+            self.syntax_error(first, "an import takes no decorators")
+        path_node = node.child_by_field_name("path")
+        alias_node = node.child_by_field_name("alias")
+        path = self.string_value(path_node) if path_node is not None else ""
+        alias = self.text(alias_node) if alias_node is not None else None
+        trivia = self.node_trivia(node)
+        state.imports.append(Import(path, alias, self.span(node), trivia))
+        state.last_end_line = node.end_point.row
+
+    # ------------------------------------------------------------------ declarations
+
+    def _declaration(self, node: Node, state: _FileState) -> Decl | None:
+        decorators, first = self._take_pending(state)
+        start = first if first is not None else node
+        kind = node.type
+        if kind == "scalar_declaration":
+            return self._scalar(node, decorators, start, state)
+        span = self.span_between(start.start_byte, node.end_byte)
+        if kind == "type_declaration":
+            return self._type(node, decorators, span, start)
+        if kind == "enum_declaration":
+            return self._enum(node, decorators, span, start)
+        if kind == "error_declaration":
+            return self._error_decl(node, decorators, span, start)
+        if kind == "middleware_declaration":
+            name, name_span = self.name_of(node, "middleware")
+            return MiddlewareDecl(name, decorators, span, name_span, self.node_trivia(node, start))
+        if kind == "service_declaration":
+            return self._service(node, decorators, span, start)
+        return self._event(node, decorators, span, start)
+
+    def _type(self, node: Node, decorators: tuple[Decorator, ...], span: Span, start: Node) -> TypeDecl:
+        name, name_span = self.name_of(node, "type")
+        trivia = self._decl_trivia(node, start)
+        params = self._type_params(node.child_by_field_name("parameters"))
+        body = node.child_by_field_name("body")
+        if body is None:
+            self.error("parse/type-without-body", name_span, name=name)
+            members: tuple[Member, ...] = ()
+        else:
+            members = self.members(body)
+        return TypeDecl(name, decorators, span, name_span, trivia, params, members)
+
+    def _decl_trivia(self, node: Node, start: Node) -> Trivia:
+        """Doc above the declaration (its first decorator); trailing comment after its end."""
+        return self.node_trivia(node, start)
+
+    def _type_params(self, node: Node | None) -> tuple[TypeParam, ...]:
+        if node is None:
+            return ()
+        params: list[TypeParam] = []
+        for p in node.children_by_field_name("parameter"):
+            name, name_span = self.name_of(p, "type parameter")
+            params.append(TypeParam(name, name_span))
+        return tuple(params)
+
+    def _enum(self, node: Node, decorators: tuple[Decorator, ...], span: Span, start: Node) -> EnumDecl:
+        name, name_span = self.name_of(node, "enum")
+        trivia = self._decl_trivia(node, start)
+        body = node.child_by_field_name("body")
+        values = self._enum_values(body) if body is not None else ()
+        return EnumDecl(name, decorators, span, name_span, trivia, values)
+
+    def _enum_values(self, body: Node) -> tuple[EnumValue, ...]:
+        values: list[EnumValue] = []
+        leading: list[tuple[Node, Decorator]] = []
+        for child in body.named_children:
+            if child.type == "decorator":
+                self._leading_decorator(child, leading, allowed=not values)
+            elif child.type == "enum_value":
+                values.append(self._enum_value(child, leading))
+                leading = []
+        self._dangling(leading, "an enum value")
+        return tuple(values)
+
+    def _enum_value(self, node: Node, leading: list[tuple[Node, Decorator]]) -> EnumValue:
+        name_node = node.child_by_field_name("name")
+        name = self.text(name_node)
+        start = leading[0][0] if leading else node
+        trivia = self.node_trivia(node, start)
+        value_node = node.child_by_field_name("value")
+        value = self.literal(value_node) if value_node is not None else None
+        if value is not None and value.kind not in (
+            LiteralKind.INT,
+            LiteralKind.STRING,
+            LiteralKind.RAW_STRING,
+        ):
+            self.syntax_error(value_node or node, f"enum value {name} must be an integer or a string")
+        decorators = tuple(d for _, d in leading) + self.decorators(node)
+        span = self.span_between(start.start_byte, node.end_byte)
+        name_span = self.span(name_node) if name_node is not None else span
+        return EnumValue(name, value, decorators, span, name_span, trivia)
+
+    def _scalar(
+        self, node: Node, decorators: tuple[Decorator, ...], start: Node, state: _FileState
+    ) -> ScalarDecl:
+        """Validators on the primitive's line are the scalar's; later ones go to the next decl (§2.6)."""
+        name, name_span = self.name_of(node, "scalar")
+        prim_node = node.child_by_field_name("primitive")
+        line = prim_node.end_point.row if prim_node is not None else node.start_point.row
+        end = prim_node.end_byte if prim_node is not None else node.end_byte
+        own_nodes: list[Node] = []
+        later_nodes: list[Node] = []
+        for dec_node in node.children_by_field_name("decorator"):
+            if dec_node.start_point.row == line and not later_nodes:
+                own_nodes.append(dec_node)
+                end = dec_node.end_byte
+            else:
+                later_nodes.append(dec_node)
+        trivia = self.trivia(start.start_point.row, end, line)
+        primitive = self.type_ref(prim_node) if prim_node is not None else _empty_ref(name_span)
+        own = tuple(d for n in own_nodes if (d := self.decorator(n)) is not None)
+        state.carried = [(n, d) for n in later_nodes if (d := self.decorator(n)) is not None]
+        span = self.span_between(start.start_byte, end)
+        return ScalarDecl(name, decorators + own, span, name_span, trivia, primitive)
+
+    def _error_decl(
+        self, node: Node, decorators: tuple[Decorator, ...], span: Span, start: Node
+    ) -> ErrorDecl:
+        name, name_span = self.name_of(node, "error")
+        trivia = self._decl_trivia(node, start)
+        cat_node = node.child_by_field_name("category")
+        category = self.text(cat_node)
+        cat_span = self.span(cat_node) if cat_node is not None else name_span
+        if cat_node is not None and category not in ERROR_CATEGORIES:
+            self.error("parse/error-category", cat_span, name=category)
+        body = node.child_by_field_name("body")
+        members = self.members(body) if body is not None else ()
+        return ErrorDecl(
+            name, decorators, span, name_span, trivia, category, cat_span, members, body is not None
+        )
+
+    def _service(self, node: Node, decorators: tuple[Decorator, ...], span: Span, start: Node) -> ServiceDecl:
+        name, name_span = self.name_of(node, "service")
+        trivia = self._decl_trivia(node, start)
+        body = node.child_by_field_name("body")
+        methods: list[Method] = []
+        last_line = -1
+        for child in body.named_children if body is not None else ():
+            if child.type == "method":
+                self._check_method_decorators(child, last_line)
+                methods.append(self._method(child))
+                last_line = child.end_point.row
+            elif child.type == "event_declaration":
+                ev = self.text(child.child_by_field_name("name"))
+                self.syntax_error(
+                    child,
+                    f"event {ev} is declared inside service {name} - "
+                    "events are file-level declarations, move it out of the service",
+                )
+        extend = node.child_by_field_name("extend") is not None
+        return ServiceDecl(name, decorators, span, name_span, trivia, tuple(methods), extend)
+
+    def _check_method_decorators(self, node: Node, last_line: int) -> None:
+        """A decorator on the line where the previous method ended follows that method."""
+        for dec in node.children_by_field_name("decorator"):
+            if dec.start_point.row != last_line:
+                return
+            name = self.text(dec.child_by_field_name("name"))
+            self.error("parse/decorator-after-decl", dec, name=name)
+
+    def _method(self, node: Node) -> Method:
+        name, name_span = self.name_of(node, "method")
+        decorators = self.decorators(node)
+        verb_node = node.child_by_field_name("verb")
+        trivia = self._decl_trivia(node, node)
+        path_node = node.child_by_field_name("path")
+        route = self._route(path_node) if path_node is not None else None
+        body = node.child_by_field_name("body")
+        request, response = self._clauses(body, name) if body is not None else (None, None)
+        body_comments = self.comments.within(body.start_byte, body.end_byte) if body is not None else ()
+        return Method(
+            self.text(verb_node),
+            name,
+            route,
+            request,
+            response,
+            decorators,
+            self.span(node),
+            name_span,
+            trivia,
+            body_comments,
+        )
+
+    def _clauses(self, body: Node, method: str) -> tuple[TypeRef | None, TypeRef | None]:
+        found: dict[str, TypeRef] = {}
+        for clause in body.named_children:
+            if clause.type not in ("request_clause", "response_clause"):
+                continue
+            which = clause.type.removesuffix("_clause")
+            type_node = clause.child_by_field_name("type")
+            if type_node is None:
+                continue
+            ref = self.type_ref(type_node)
+            if which in found:
+                self.syntax_error(clause, f"duplicate {which} clause in method {method}")
+                continue
+            if ref.array_dims:
+                self.syntax_error(
+                    type_node, f"{which} of {method} cannot be a bare array - wrap it in a type"
+                )
+            if ref.optional:
+                self.syntax_error(type_node, f"{which} of {method} cannot be optional")
+            found[which] = ref
+        return found.get("request"), found.get("response")
+
+    def _route(self, node: Node) -> Route:
+        segments: list[PathSegment] = []
+        children = node.children
+        prev_end = children[0].start_byte if children else node.start_byte
+        after_slash = False
+        for child in children:
+            if child.type == "comment" or child.is_missing:
+                continue
+            if child.start_byte != prev_end:
+                self.syntax_error(self.span_between(prev_end, child.start_byte), "unexpected space in route")
+            prev_end = child.end_byte
+            if child.type == "/":
+                if after_slash:
+                    self.syntax_error(child, "empty path segment (`//`) in route")
+                after_slash = True
+            elif child.type == "path_segment":
+                segments.append(self._segment(child))
+                after_slash = False
+        if after_slash and segments:
+            self.syntax_error(children[-1], "route cannot end with `/`")
+        return Route(self.text(node), tuple(segments), self.span(node))
+
+    def _segment(self, node: Node) -> PathSegment:
+        text = self.text(node)
+        parts = node.named_children
+        if text.endswith("-"):
+            self.syntax_error(node, f"path segment {text} cannot end with `-`")
+        prev_end = node.start_byte
+        for child in node.children:
+            if child.start_byte != prev_end and child.type != "comment":
+                self.syntax_error(self.span_between(prev_end, child.start_byte), "unexpected space in route")
+            prev_end = child.end_byte
+        if len(parts) == 1 and parts[0].type == "path_parameter":
+            param = parts[0]
+            var = self.text(param.child_by_field_name("name"))
+            wildcard = param.child_by_field_name("wildcard") is not None
+            return PathSegment(text, self.span(node), var, wildcard)
+        return PathSegment(text, self.span(node))
+
+    def _event(self, node: Node, decorators: tuple[Decorator, ...], span: Span, start: Node) -> EventDecl:
+        name, name_span = self.name_of(node, "event")
+        trivia = self._decl_trivia(node, start)
+        body = node.child_by_field_name("body")
+        payload: TypeRef | None = None
+        for clause in body.named_children if body is not None else ():
+            type_node = clause.child_by_field_name("type") if clause.type == "payload_clause" else None
+            if type_node is not None:
+                payload = self.type_ref(type_node)
+        array = payload is not None and payload.array_dims > 0
+        return EventDecl(name, decorators, span, name_span, trivia, payload, array)
+
+    # ------------------------------------------------------------------ members
+
+    def members(self, body: Node) -> tuple[Member, ...]:
+        members: list[Member] = []
+        leading: list[tuple[Node, Decorator]] = []
+        for child in body.named_children:
+            kind = child.type
+            if kind == "decorator":
+                allowed = not members or isinstance(members[-1], Mixin)
+                self._leading_decorator(child, leading, allowed)
+            elif kind == "field":
+                members.append(self._field(child, leading))
+                leading = []
+            elif kind == "mixin":
+                if leading:
+                    self.syntax_error(leading[0][0], "a mixin takes no decorators")
+                    leading = []
+                members.append(self._mixin(child))
+        self._dangling(leading, "a field")
+        return tuple(members)
+
+    def _leading_decorator(self, node: Node, leading: list[tuple[Node, Decorator]], allowed: bool) -> None:
+        dec = self.decorator(node)
+        if dec is None:
+            return
+        if not allowed:
+            self.syntax_error(node, f"decorator @{dec.name} must follow the member it decorates")
+            return
+        leading.append((node, dec))
+
+    def _dangling(self, leading: list[tuple[Node, Decorator]], what: str) -> None:
+        if leading:
+            node, dec = leading[0]
+            self.syntax_error(node, f"decorator @{dec.name} is not followed by {what}")
+
+    def _field(self, node: Node, leading: list[tuple[Node, Decorator]]) -> Field:
+        name_node = node.child_by_field_name("name")
+        type_node = node.child_by_field_name("type")
+        start = leading[0][0] if leading else node
+        doc = self.comments.doc_above(start.start_point.row)
+        trailing = self.comments.trailing_after(self.src, node.end_byte, node.end_point.row)
+        if trailing is None and type_node is not None:
+            trailing = self.comments.trailing_after(self.src, type_node.end_byte, type_node.end_point.row)
+        trivia = Trivia(doc, trailing) if doc or trailing else NO_TRIVIA
+        ref = self.type_ref(type_node) if type_node is not None else _empty_ref(self.span(node))
+        decorators = tuple(d for _, d in leading) + self.decorators(node)
+        span = self.span_between(start.start_byte, node.end_byte)
+        name_span = self.span(name_node) if name_node is not None else span
+        return Field(self.text(name_node), ref, decorators, span, name_span, trivia)
+
+    def _mixin(self, node: Node) -> Mixin:
+        type_node = node.child_by_field_name("type")
+        ref = self.named_ref(type_node) if type_node is not None else _empty_ref(self.span(node))
+        return Mixin(ref, self.span(node), self.node_trivia(node))
+
+    # ------------------------------------------------------------------ types
+
+    def type_ref(self, node: Node) -> TypeRef:
+        base = node.child_by_field_name("base")
+        dims = len(node.children_by_field_name("array"))
+        optional = node.child_by_field_name("optional") is not None
+        span = self.span(node)
+        if base is None:
+            return TypeRef("", span, span, array_dims=dims, optional=optional)
+        if base.type == "map_type":
+            key = base.child_by_field_name("key")
+            value = base.child_by_field_name("value")
+            args = tuple(self.type_ref(a) for a in (key, value) if a is not None)
+            map_kw = base.children[0] if base.children else base
+            return TypeRef("map", span, self.span(map_kw), None, args, dims, optional)
+        if base.type == "named_type":
+            named = self.named_ref(base)
+            return TypeRef(named.name, span, named.name_span, named.package, named.args, dims, optional)
+        return TypeRef(self.text(base), span, self.span(base), array_dims=dims, optional=optional)
+
+    def named_ref(self, node: Node) -> TypeRef:
+        name_node = node.child_by_field_name("name")
+        pkg_node = node.child_by_field_name("package")
+        args_node = node.child_by_field_name("arguments")
+        args = (
+            tuple(self.type_ref(a) for a in args_node.children_by_field_name("argument")) if args_node else ()
+        )
+        span = self.span(node)
+        name_span = self.span(name_node) if name_node is not None else span
+        package = self.text(pkg_node) if pkg_node is not None else None
+        return TypeRef(self.text(name_node), span, name_span, package, args)
+
+    # ------------------------------------------------------------------ decorators
+
+    def decorators(self, node: Node) -> tuple[Decorator, ...]:
+        out = []
+        for dec_node in node.children_by_field_name("decorator"):
+            dec = self.decorator(dec_node)
+            if dec is not None:
+                out.append(dec)
+        return tuple(out)
+
+    def decorator(self, node: Node) -> Decorator | None:
+        name_node = node.child_by_field_name("name")
+        if name_node is None:
+            return None
+        name = self.text(name_node)
+        args_node = node.child_by_field_name("arguments")
+        args = self._arguments(args_node, name) if args_node is not None else ()
+        trailing = self.comments.trailing_after(self.src, node.end_byte, node.end_point.row)
+        trivia = Trivia((), trailing) if trailing is not None else NO_TRIVIA
+        return Decorator(name, args, args_node is not None, self.span(node), self.span(name_node), trivia)
+
+    def _arguments(self, node: Node, outer: str) -> tuple[Literal, ...]:
+        out: list[Literal] = []
+        for arg in node.children_by_field_name("argument"):
+            lit = self._argument(arg, outer)
+            if lit is not None:
+                out.append(lit)
+        return tuple(out)
+
+    def _argument(self, node: Node, outer: str) -> Literal | None:
+        if node.type == "decorator":
+            inner = self.text(node.child_by_field_name("name"))
+            self.error("parse/nested-decorator", node, inner=inner, outer=outer)
+            return None
+        return self.literal(node, outer)
+
+    # ------------------------------------------------------------------ literals
+
+    def literal(self, node: Node, outer: str = "") -> Literal:
+        kind = node.type
+        text = self.text(node)
+        span = self.span(node)
+        if kind == "string":
+            return Literal(LiteralKind.STRING, text, self.string_value(node), span)
+        if kind == "raw_string":
+            body = text[1:-1] if len(text) >= 2 and text.endswith("`") else text[1:]
+            return Literal(LiteralKind.RAW_STRING, text, body.replace("\r\n", "\n"), span)
+        if kind in ("integer", "float", "negative_number", "duration", "size", "invalid_number"):
+            return self._number(node, kind, text, span)
+        if kind in ("true", "false"):
+            return Literal(LiteralKind.BOOL, text, kind == "true", span)
+        if kind == "null":
+            return Literal(LiteralKind.NULL, text, None, span)
+        if kind == "qualified_identifier":
+            pkg = node.child_by_field_name("package")
+            name = self.text(node.child_by_field_name("name"))
+            value = f"{self.text(pkg)}.{name}" if pkg is not None else name
+            return Literal(LiteralKind.IDENT, text, value, span)
+        if kind == "array":
+            items = [self._argument(item, outer) for item in node.children_by_field_name("item")]
+            return Literal(LiteralKind.ARRAY, text, None, span, tuple(i for i in items if i is not None))
+        return Literal(LiteralKind.IDENT, text, text, span)  # an ERROR-ish node: already reported
+
+    def _number(self, node: Node, kind: str, text: str, span: Span) -> Literal:
+        if kind == "integer":
+            value = int(text)
+            if value > INT64_MAX:
+                self.error("parse/int-range", node, text=text)
+            return Literal(LiteralKind.INT, text, value, span)
+        if kind == "float":
+            return Literal(LiteralKind.FLOAT, text, float(text), span)
+        if kind == "negative_number":
+            num = node.child_by_field_name("number")
+            if num is None:
+                return Literal(LiteralKind.INT, text, 0, span)
+            digits = self.text(num)
+            if num.type == "float":
+                return Literal(LiteralKind.FLOAT, text, -float(digits), span)
+            value = -int(digits)
+            if value < -INT64_MAX - 1:
+                self.error("parse/int-range", node, text=text)
+            return Literal(LiteralKind.INT, text, value, span)
+        match = _NUMBER_RE.match(text)
+        number = match.group(0) if match else "0"
+        unit = text[len(number) :]
+        if kind == "duration":
+            return Literal(LiteralKind.DURATION, text, _scaled(number, _DURATION_NS.get(unit, 1)), span)
+        if kind == "size":
+            return Literal(LiteralKind.SIZE, text, _scaled(number, _SIZE_BYTES.get(unit, 1)), span)
+        self.error("parse/number-suffix", node, suffix=unit)
+        if "." in number:
+            return Literal(LiteralKind.FLOAT, text, float(number), span)
+        return Literal(LiteralKind.INT, text, int(number), span)
+
+    def string_value(self, node: Node) -> str:
+        """The unescaped value of a `"..."` string node; bad escapes are reported."""
+        if node.type == "raw_string":
+            return self.text(node)[1:-1]
+        start = node.start_byte + 1
+        closed = node.end_byte - node.start_byte >= 2 and self.src[node.end_byte - 1] == 0x22
+        end = node.end_byte - 1 if closed else node.end_byte
+        raw = self.src[start:end]
+        if b"\\" not in raw:
+            return raw.decode("utf-8", "replace")
+        out: list[str] = []
+        pos = 0
+        for m in _ESCAPE_RE.finditer(raw):
+            out.append(raw[pos : m.start()].decode("utf-8", "replace"))
+            out.append(self._escape(m.group(1), start + m.start(), start + m.end()))
+            pos = m.end()
+        out.append(raw[pos:].decode("utf-8", "replace"))
+        return "".join(out)
+
+    def _escape(self, body: bytes, start: int, end: int) -> str:
+        simple = _SIMPLE_ESCAPES.get(body)
+        if simple is not None:
+            return simple
+        text = "\\" + body.decode("utf-8", "replace")
+        span = self.span_between(start, end)
+        if not body.startswith(b"u"):
+            self.error("parse/string-escape", span, text=text)
+            return ""
+        reason = _unicode_problem(body)
+        if reason:
+            self.error("parse/unicode-escape", span, text=text, reason=reason)
+            return ""
+        return chr(int(body[2:-1], 16))
+
+
+class _FileState:
+    """What lowering the top level of a file accumulates."""
+
+    def __init__(self) -> None:
+        self.package: str | None = None
+        self.package_span: Span | None = None
+        self.package_trivia: Trivia = NO_TRIVIA
+        self.file_decorators: tuple[Decorator, ...] = ()
+        self.imports: list[Import] = []
+        self.decls: list[Decl] = []
+        self.pending: list[tuple[Node, Decorator]] = []  # decorators waiting for their item
+        self.carried: list[tuple[Node, Decorator]] = []  # scalar decorators on a later line
+        self.last_end_line = -1  # last line of the previous item, for decorator placement
+
+
+def _unicode_problem(body: bytes) -> str:
+    """Why a `u...` escape body is invalid, or "" when it names a character."""
+    if not (body.startswith(b"u{") and body.endswith(b"}")):
+        return "write \\u{XXXX} with braces"
+    digits = body[2:-1]
+    if not digits:
+        return "no hex digits"
+    if len(digits) > 6:
+        return "at most 6 hex digits"
+    if any(c not in b"0123456789abcdefABCDEF" for c in digits):
+        return "not a hexadecimal number"
+    cp = int(digits, 16)
+    if cp > 0x10FFFF:
+        return "beyond U+10FFFF"
+    if 0xD800 <= cp <= 0xDFFF:
+        return "a surrogate code point names no character"
+    return ""
+
+
+def _scaled(number: str, factor: int) -> int:
+    try:
+        return int(Decimal(number) * factor)
+    except InvalidOperation:
+        return 0
+
+
+def _empty_ref(span: Span) -> TypeRef:
+    return TypeRef("", span, span)
+
+
+def _first_leaf(node: Node) -> Node | None:
+    while node.child_count:
+        first = node.children[0]
+        if first.start_byte >= first.end_byte and node.child_count > 1:
+            first = next((c for c in node.children if c.end_byte > c.start_byte), first)
+        node = first
+    return node
+
+
+def _describe(node: Node) -> str:
+    kind = node.type
+    if kind in ("identifier", "type_identifier"):
+        return "a name"
+    if kind in ("type_ref", "named_type"):
+        return "a type"
+    if kind.isidentifier():
+        return kind.replace("_", " ")
+    return f"`{kind}`"
+
+
+def _lexable_start(ch: str) -> bool:
+    return ch.isascii() and (ch.isalnum() or ch in '_{}()[]<>,:=?./@-"`')
+
+
+def _shorten(token: str) -> str:
+    token = token.splitlines()[0] if token else token
+    return token if len(token) <= 30 else token[:27] + "..."
