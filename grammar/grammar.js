@@ -12,7 +12,7 @@
  *   - `type T` parses without a body; `error` takes any identifier as category;
  *   - any `\` escape and any `\u{...}` spelling lexes; lowering checks them;
  *   - a number followed by any letters lexes as `invalid_number`;
- *   - a decorator parses as a decorator argument (reported as nested);
+ *   - a decorator, `k: v` and `{...}` parse as decorator arguments (all refused);
  *   - route paths accept `//`, a trailing `/` and `-` anywhere;
  *   - an `event` inside a service body parses (reported: move it to file level).
  *
@@ -179,7 +179,13 @@ module.exports = grammar({
 
     verb: _ => choice(...VERBS),
 
-    path: $ => repeat1(seq('/', optional(field('segment', $.path_segment)))),
+    path: $ => repeat1(seq(
+      choice('/', $._empty_segment),
+      optional(field('segment', $.path_segment)),
+    )),
+
+    // `//` glued to a segment is an empty segment (lowering reports it), not a comment.
+    _empty_segment: _ => alias(token.immediate(prec(2, '//')), '//'),
 
     path_segment: $ => seq(
       $._segment_part,
@@ -249,7 +255,13 @@ module.exports = grammar({
 
     argument_list: $ => seq('(', commaSep(field('argument', $._argument)), ')'),
 
-    _argument: $ => choice($._literal, $.decorator), // nested decorator: lowering reports
+    // Refused forms still parse so that lowering can name them: a nested decorator,
+    // a named argument `k: v` and an object literal `{...}`.
+    _argument: $ => choice($._literal, $.decorator, $.named_argument, $.object_literal),
+
+    named_argument: $ => seq(field('name', $._word), ':', field('value', $._argument)),
+
+    object_literal: $ => seq('{', commaSep(field('entry', $._argument)), '}'),
 
     // ------------------------------------------------------------ literals
 
@@ -280,8 +292,10 @@ module.exports = grammar({
 
     integer: _ => /\d+/,
     float: _ => /\d+\.\d+/,
-    duration: _ => token(prec(1, new RegExp(NUMBER + '(' + DURATION_UNITS.join('|') + ')'))),
-    size: _ => token(prec(1, new RegExp(NUMBER + '(' + SIZE_UNITS.join('|') + ')'))),
+    // Same precedence on purpose: the longest match wins (`5ms` is a duration, `5msx`
+    // an invalid number); on a tie the earlier rule (duration, size) wins.
+    duration: _ => token(new RegExp(NUMBER + '(' + DURATION_UNITS.join('|') + ')')),
+    size: _ => token(new RegExp(NUMBER + '(' + SIZE_UNITS.join('|') + ')')),
     invalid_number: _ => token(new RegExp(NUMBER + '[A-Za-z_µ][A-Za-z0-9_µ]*')),
 
     true: _ => 'true',

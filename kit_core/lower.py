@@ -93,6 +93,8 @@ _CONTEXT = {
     "path": "in route",
 }
 
+_PUNCTUATION = frozenset("{}()[]<>,:=?./@-")
+
 _DECLARATION_KINDS = frozenset(
     "type_declaration enum_declaration scalar_declaration error_declaration "
     "middleware_declaration service_declaration event_declaration".split()
@@ -234,19 +236,28 @@ class _Lowerer:
 
     def _report_error_node(self, node: Node, parent: Node) -> None:
         leaf = _first_leaf(node)
-        where = _CONTEXT.get(parent.type, "")
-        suffix = f" {where}" if where else ""
         if leaf is None or leaf.start_byte >= leaf.end_byte:
-            self.syntax_error(node, f"unexpected end of input{suffix}")
+            self.syntax_error(node, f"unexpected end of input{_where(parent)}")
             return
+        self.syntax_error(leaf, self._error_message(node, leaf))
+
+    def _error_message(self, node: Node, leaf: Node) -> str:
         token = self.text(leaf)
+        if self.src.startswith(b"/*", leaf.start_byte):
+            return "block comments are not supported - use `//` line comments"
         if leaf.is_error or (len(token) == 1 and not _lexable_start(token)):
-            self.syntax_error(leaf, f"unexpected character `{token[:1]}`")
-            return
+            if token[:1] not in _PUNCTUATION:
+                return f"unexpected character `{token[:1]}`"
         if token == "-":
-            self.syntax_error(leaf, "expected number after '-'")
-            return
-        self.syntax_error(leaf, f"unexpected `{_shorten(token)}`{suffix}")
+            return "expected number after '-'"
+        if token == '"':
+            return "unterminated string literal - strings are single-line (a `raw string` may span lines)"
+        if any(self.text(c) == "consume" for c in node.children[:3]):
+            return "`consume` was removed - subscribe to events in application code"
+        prev = node.prev_named_sibling
+        if token == "(" and prev is not None and prev.type == "middleware_declaration":
+            return "a middleware takes no parameters"
+        return f"unexpected `{_shorten(token)}`{_where(node.parent)}"
 
     # ------------------------------------------------------------------ file
 
@@ -542,9 +553,10 @@ class _Lowerer:
             if child.start_byte != prev_end:
                 self.syntax_error(self.span_between(prev_end, child.start_byte), "unexpected space in route")
             prev_end = child.end_byte
-            if child.type == "/":
-                if after_slash:
-                    self.syntax_error(child, "empty path segment (`//`) in route")
+            if child.type == "//" or (child.type == "/" and after_slash):
+                self.syntax_error(child, "empty path segment (`//`) in route")
+                after_slash = True
+            elif child.type == "/":
                 after_slash = True
             elif child.type == "path_segment":
                 segments.append(self._segment(child))
@@ -699,9 +711,17 @@ class _Lowerer:
         return tuple(out)
 
     def _argument(self, node: Node, outer: str) -> Literal | None:
-        if node.type == "decorator":
+        kind = node.type
+        if kind == "decorator":
             inner = self.text(node.child_by_field_name("name"))
             self.error("parse/nested-decorator", node, inner=inner, outer=outer)
+            return None
+        if kind == "named_argument":
+            message = f"named arguments are not supported - the arguments of @{outer} are positional"
+            self.syntax_error(node, message)
+            return None
+        if kind == "object_literal":
+            self.syntax_error(node, f"object literals are not supported as arguments of @{outer}")
             return None
         return self.literal(node, outer)
 
@@ -850,6 +870,11 @@ def _first_leaf(node: Node) -> Node | None:
             first = next((c for c in node.children if c.end_byte > c.start_byte), first)
         node = first
     return node
+
+
+def _where(parent: Node | None) -> str:
+    where = _CONTEXT.get(parent.type, "") if parent is not None else ""
+    return f" {where}" if where else ""
 
 
 def _describe(node: Node) -> str:

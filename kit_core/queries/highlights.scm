@@ -1,6 +1,6 @@
 ; Highlights of the kit design DSL.
 
-(comment) @comment @spell
+(comment) @comment
 
 [
   "package"
@@ -94,5 +94,6 @@
 [
   "="
   "?"
-  "-"
 ] @operator
+
+(path_segment "-" @punctuation.delimiter)
