@@ -1,0 +1,184 @@
+// Package reqctx holds the per-request state shared by the server and the
+// telemetry middleware: the matched route pattern, the client-gone mark and
+// the outermost response writer (status, bytes, committed or not).
+package reqctx
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync/atomic"
+)
+
+// State is the per-request state. Its methods are safe on a nil *State.
+type State struct {
+	pattern    atomic.Pointer[string]
+	clientGone atomic.Bool
+	// W is the outermost recording writer, nil when none was installed.
+	W *ResponseWriter
+}
+
+type key struct{}
+
+// From returns the state stored in ctx, or nil.
+func From(ctx context.Context) *State {
+	s, _ := ctx.Value(key{}).(*State)
+	return s
+}
+
+// Ensure returns r carrying a state and that state, reusing one already
+// present.
+func Ensure(r *http.Request) (*http.Request, *State) {
+	if s := From(r.Context()); s != nil {
+		return r, s
+	}
+	s := &State{}
+	return r.WithContext(context.WithValue(r.Context(), key{}, s)), s
+}
+
+// SetPattern records the mux pattern that matched the request.
+func (s *State) SetPattern(p string) {
+	if s == nil || p == "" {
+		return
+	}
+	s.pattern.Store(&p)
+}
+
+// Pattern returns the recorded mux pattern, or "".
+func (s *State) Pattern() string {
+	if s == nil {
+		return ""
+	}
+	if p := s.pattern.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
+// Route returns the path part of the recorded pattern ("/users/{id}" for
+// "GET /users/{id}"), or "".
+func (s *State) Route() string { return Route(s.Pattern()) }
+
+// MarkClientGone records that the client went away before a response was
+// written; access logs report status 499.
+func (s *State) MarkClientGone() {
+	if s != nil {
+		s.clientGone.Store(true)
+	}
+}
+
+// ClientGone reports whether MarkClientGone was called.
+func (s *State) ClientGone() bool { return s != nil && s.clientGone.Load() }
+
+// Route strips the method and host of a Go 1.22 mux pattern:
+// "GET example.com/users/{id}" gives "/users/{id}".
+func Route(pattern string) string {
+	if pattern == "" {
+		return ""
+	}
+	if i := strings.IndexByte(pattern, ' '); i >= 0 {
+		pattern = strings.TrimLeft(pattern[i+1:], " \t")
+	}
+	if i := strings.IndexByte(pattern, '/'); i > 0 {
+		pattern = pattern[i:]
+	}
+	return pattern
+}
+
+// ResponseWriter records the status and the body size written through it.
+type ResponseWriter struct {
+	http.ResponseWriter
+	status      int
+	bytes       int64
+	wroteHeader bool
+}
+
+// NewResponseWriter wraps w.
+func NewResponseWriter(w http.ResponseWriter) *ResponseWriter {
+	return &ResponseWriter{ResponseWriter: w}
+}
+
+// Find returns the recording writer of w: w itself, one reached through
+// Unwrap, or the one in the request state of ctx.
+func Find(w http.ResponseWriter, ctx context.Context) *ResponseWriter {
+	for i := 0; w != nil && i < 16; i++ {
+		if rw, ok := w.(*ResponseWriter); ok {
+			return rw
+		}
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			break
+		}
+		w = u.Unwrap()
+	}
+	if s := From(ctx); s != nil {
+		return s.W
+	}
+	return nil
+}
+
+// WriteHeader records the first final status and forwards it.
+func (w *ResponseWriter) WriteHeader(code int) {
+	if !w.wroteHeader {
+		if code >= 100 && code < 200 && code != http.StatusSwitchingProtocols {
+			w.ResponseWriter.WriteHeader(code)
+			return
+		}
+		w.status = code
+		w.wroteHeader = true
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Write writes b, committing status 200 first when no status was written.
+func (w *ResponseWriter) Write(b []byte) (int, error) {
+	if !w.wroteHeader {
+		w.WriteHeader(http.StatusOK)
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += int64(n)
+	return n, err
+}
+
+// ReadFrom copies from r, keeping the underlying writer's fast path.
+func (w *ResponseWriter) ReadFrom(r io.Reader) (int64, error) {
+	if !w.wroteHeader {
+		w.WriteHeader(http.StatusOK)
+	}
+	n, err := io.Copy(w.ResponseWriter, r)
+	w.bytes += n
+	return n, err
+}
+
+// Flush commits the header and flushes when the underlying writer can.
+func (w *ResponseWriter) Flush() {
+	if !w.wroteHeader {
+		w.WriteHeader(http.StatusOK)
+	}
+	_ = http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+// Hijack hands the connection over when the underlying writer can.
+func (w *ResponseWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	c, rw, err := http.NewResponseController(w.ResponseWriter).Hijack()
+	if err == nil && !w.wroteHeader {
+		w.status = http.StatusSwitchingProtocols
+		w.wroteHeader = true
+	}
+	return c, rw, err
+}
+
+// Unwrap returns the wrapped writer (for http.ResponseController).
+func (w *ResponseWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// Status returns the committed status, 0 when nothing was written.
+func (w *ResponseWriter) Status() int { return w.status }
+
+// Bytes returns the number of body bytes written.
+func (w *ResponseWriter) Bytes() int64 { return w.bytes }
+
+// Started reports whether the status line was committed.
+func (w *ResponseWriter) Started() bool { return w.wroteHeader }

@@ -1,0 +1,206 @@
+// Package log is the structured logger of kit services.
+//
+// A Logger takes a message and slog-style key/value pairs. The package keeps
+// one process-wide default logger (Default, SetDefault) and one process-wide,
+// atomic level (SetLevel, GetLevel; LevelInfo by default) shared by every
+// logger built with New. FromContext binds the default logger to a request
+// context, adding trace_id and span_id when the context carries a valid span
+// and request_id when the server's RequestID middleware stored one. Follow
+// returns a logger that always writes through the current default, so a later
+// SetDefault is picked up by middleware built earlier. Slog exposes the same
+// output as a standard *slog.Logger.
+package log
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"sync/atomic"
+
+	"go.opentelemetry.io/otel/trace"
+)
+
+// Level is a logging level; it is the slog level type.
+type Level = slog.Level
+
+// Levels understood by SetLevel.
+const (
+	LevelDebug Level = slog.LevelDebug
+	LevelInfo  Level = slog.LevelInfo
+	LevelWarn  Level = slog.LevelWarn
+	LevelError Level = slog.LevelError
+)
+
+// Logger is the logging interface used across the runtime and by generated
+// logic. Arguments after the message are slog-style alternating keys and
+// values (or slog.Attr values).
+type Logger interface {
+	Debug(msg string, args ...any)
+	Info(msg string, args ...any)
+	Warn(msg string, args ...any)
+	Error(msg string, args ...any)
+	// With returns a logger that adds args to every line.
+	With(args ...any) Logger
+}
+
+// level is the process-wide level shared by every logger built with New.
+var level = new(slog.LevelVar)
+
+// SetLevel sets the process-wide level. It is safe for concurrent use.
+func SetLevel(l Level) { level.Set(l) }
+
+// GetLevel returns the process-wide level.
+func GetLevel() Level { return level.Level() }
+
+// ParseLevel maps "debug", "info", "warn" and "error" (any case) to a level;
+// any other text gives LevelInfo and false.
+func ParseLevel(s string) (Level, bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "debug":
+		return LevelDebug, true
+	case "info":
+		return LevelInfo, true
+	case "warn", "warning":
+		return LevelWarn, true
+	case "error":
+		return LevelError, true
+	}
+	return LevelInfo, false
+}
+
+// slogLogger is the Logger built by New: a thin shell over *slog.Logger.
+type slogLogger struct{ l *slog.Logger }
+
+// New returns a Logger that writes JSON lines to w, filtered by the
+// process-wide level.
+func New(w io.Writer) Logger {
+	return FromSlogHandler(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level}))
+}
+
+// FromSlogHandler returns a Logger writing through h. Level filtering is
+// left to h.
+func FromSlogHandler(h slog.Handler) Logger { return &slogLogger{l: slog.New(h)} }
+
+func (s *slogLogger) Debug(msg string, args ...any) {
+	s.log(LevelDebug, msg, args)
+}
+func (s *slogLogger) Info(msg string, args ...any) { s.log(LevelInfo, msg, args) }
+func (s *slogLogger) Warn(msg string, args ...any) { s.log(LevelWarn, msg, args) }
+func (s *slogLogger) Error(msg string, args ...any) {
+	s.log(LevelError, msg, args)
+}
+func (s *slogLogger) With(args ...any) Logger {
+	if len(args) == 0 {
+		return s
+	}
+	return &slogLogger{l: s.l.With(args...)}
+}
+
+// Handler returns the slog handler behind the logger.
+func (s *slogLogger) Handler() slog.Handler { return s.l.Handler() }
+
+func (s *slogLogger) log(lv Level, msg string, args []any) {
+	s.l.Log(context.Background(), lv, msg, args...)
+}
+
+type holder struct{ l Logger }
+
+var def atomic.Pointer[holder]
+
+func init() { def.Store(&holder{l: New(os.Stderr)}) }
+
+// Default returns the process-wide default logger (JSON lines on stderr
+// unless replaced).
+func Default() Logger { return def.Load().l }
+
+// SetDefault replaces the process-wide default logger. A nil logger is
+// ignored. Loggers returned by Follow, Slog and FromContext after the call
+// write through l.
+func SetDefault(l Logger) {
+	if l == nil {
+		return
+	}
+	if _, ok := l.(follow); ok {
+		// A follower as default would follow itself forever.
+		return
+	}
+	def.Store(&holder{l: l})
+}
+
+// follow writes through the default logger current at each call.
+type follow struct{ args []any }
+
+// Follow returns a logger that writes through whatever logger is the default
+// at the time of each call, so middleware built before a SetDefault (or a
+// server's SetLogger) uses the new logger.
+func Follow() Logger { return follow{} }
+
+func (f follow) target() Logger {
+	l := Default()
+	if len(f.args) > 0 {
+		l = l.With(f.args...)
+	}
+	return l
+}
+func (f follow) Debug(msg string, args ...any) { f.target().Debug(msg, args...) }
+func (f follow) Info(msg string, args ...any)  { f.target().Info(msg, args...) }
+func (f follow) Warn(msg string, args ...any)  { f.target().Warn(msg, args...) }
+func (f follow) Error(msg string, args ...any) { f.target().Error(msg, args...) }
+func (f follow) With(args ...any) Logger {
+	if len(args) == 0 {
+		return f
+	}
+	n := make([]any, 0, len(f.args)+len(args))
+	n = append(n, f.args...)
+	n = append(n, args...)
+	return follow{args: n}
+}
+
+// Discard returns a logger that writes nothing.
+func Discard() Logger { return FromSlogHandler(slog.DiscardHandler) }
+
+type requestIDKey struct{}
+
+// ContextWithRequestID returns ctx carrying the request id, read by
+// FromContext and by the server's RequestIDFromContext.
+func ContextWithRequestID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, requestIDKey{}, id)
+}
+
+// RequestIDFromContext returns the request id stored in ctx, or "".
+func RequestIDFromContext(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey{}).(string)
+	return id
+}
+
+// FromContext returns the default logger bound to ctx: it adds trace_id and
+// span_id when ctx carries a valid span context, and request_id when one is
+// stored.
+func FromContext(ctx context.Context) Logger { return WithContext(Default(), ctx) }
+
+// WithContext binds l to ctx the way FromContext binds the default logger.
+func WithContext(l Logger, ctx context.Context) Logger {
+	if ctx == nil {
+		return l
+	}
+	args := ContextAttrs(ctx)
+	if len(args) == 0 {
+		return l
+	}
+	return l.With(args...)
+}
+
+// ContextAttrs returns the trace_id, span_id and request_id key/value pairs
+// present in ctx, in that order.
+func ContextAttrs(ctx context.Context) []any {
+	var args []any
+	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+		args = append(args, "trace_id", sc.TraceID().String(), "span_id", sc.SpanID().String())
+	}
+	if id := RequestIDFromContext(ctx); id != "" {
+		args = append(args, "request_id", id)
+	}
+	return args
+}

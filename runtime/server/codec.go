@@ -1,0 +1,173 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"reflect"
+	"strings"
+	"sync/atomic"
+)
+
+// Codec encodes and decodes JSON bodies.
+type Codec interface {
+	Encode(w io.Writer, v any) error
+	Decode(r io.Reader, v any) error
+}
+
+// JSONCodec is the default codec over encoding/json. The zero value is
+// strict: an unknown field or data after the JSON value is an error.
+// Lenient accepts both (config server.strictJSON: false).
+type JSONCodec struct {
+	Lenient bool
+}
+
+// Encode writes v as one JSON value followed by a newline.
+func (c JSONCodec) Encode(w io.Writer, v any) error {
+	return json.NewEncoder(w).Encode(v)
+}
+
+// Decode reads one JSON value into v. An empty input returns io.EOF.
+// Errors are rewritten to the messages of DecodeJSON.
+func (c JSONCodec) Decode(r io.Reader, v any) error {
+	dec := json.NewDecoder(r)
+	if !c.Lenient {
+		dec.DisallowUnknownFields()
+	}
+	if err := dec.Decode(v); err != nil {
+		if err == io.EOF {
+			return io.EOF
+		}
+		return decodeError(err)
+	}
+	if c.Lenient {
+		return nil
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return err
+		}
+		return errTrailingData
+	}
+	return nil
+}
+
+var errTrailingData = &DecodeError{Msg: "body: unexpected data after the JSON value"}
+
+type codecBox struct{ c Codec }
+
+var codec atomic.Pointer[codecBox]
+
+func init() { codec.Store(&codecBox{c: JSONCodec{}}) }
+
+// SetGlobalJSONCodec replaces the process-wide codec used by DecodeJSON and
+// WriteResponse. It is safe for concurrent use; nil restores JSONCodec{}.
+func SetGlobalJSONCodec(c Codec) {
+	if c == nil {
+		c = JSONCodec{}
+	}
+	codec.Store(&codecBox{c: c})
+}
+
+// JSON returns the process-wide codec.
+func JSON() Codec { return codec.Load().c }
+
+// DecodeError is a request body that could not be decoded; Msg is the
+// client-facing message.
+type DecodeError struct {
+	Msg string
+	Err error
+}
+
+func (e *DecodeError) Error() string { return e.Msg }
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// DecodeJSON decodes the request body into v with the process-wide codec.
+// An empty body decodes as {}. A body read past its cap returns an error
+// wrapping *http.MaxBytesError. Other failures become *DecodeError with the
+// messages "<field>: unknown field", "body: unexpected data after the JSON
+// value" and "<json path>: expected <type>, got <type>" (path elements
+// joined by ": ").
+func DecodeJSON(r *http.Request, v any) error {
+	c := JSON()
+	if r.Body == nil || r.Body == http.NoBody {
+		return decodeError(c.Decode(strings.NewReader("{}"), v))
+	}
+	err := c.Decode(r.Body, v)
+	if err == nil {
+		return nil
+	}
+	if err == io.EOF {
+		return decodeError(c.Decode(strings.NewReader("{}"), v))
+	}
+	return decodeError(err)
+}
+
+// decodeError rewrites encoding/json errors to client-facing messages. It
+// leaves *DecodeError and *http.MaxBytesError untouched.
+func decodeError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var de *DecodeError
+	var mbe *http.MaxBytesError
+	if errors.As(err, &de) || errors.As(err, &mbe) {
+		return err
+	}
+	var ute *json.UnmarshalTypeError
+	if errors.As(err, &ute) {
+		path := "body"
+		if ute.Field != "" {
+			path = strings.ReplaceAll(ute.Field, ".", ": ")
+		}
+		got, _, _ := strings.Cut(ute.Value, " ")
+		if got == "bool" {
+			got = "boolean"
+		}
+		return &DecodeError{Msg: path + ": expected " + jsonTypeName(ute.Type) + ", got " + got, Err: err}
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return &DecodeError{Msg: "body: " + se.Error(), Err: err}
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return &DecodeError{Msg: "body: unexpected end of JSON input", Err: err}
+	}
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
+		return &DecodeError{Msg: strings.Trim(rest, `"`) + ": unknown field", Err: err}
+	}
+	return err
+}
+
+func jsonTypeName(t reflect.Type) string {
+	if t == nil {
+		return "value"
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return "integer"
+	case reflect.Float32, reflect.Float64:
+		return "number"
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return "string"
+		}
+		return "array"
+	case reflect.Array:
+		return "array"
+	case reflect.Map, reflect.Struct:
+		return "object"
+	}
+	return "value"
+}

@@ -1,0 +1,85 @@
+package server
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"time"
+)
+
+// Limits are the per-handler limits that @timeout and @maxBodySize compile
+// to. Zero fields mean no limit of that kind.
+type Limits struct {
+	// Timeout is the deadline of the request context. When it passes the
+	// context is cancelled; no status is written automatically.
+	Timeout time.Duration
+	// MaxBodySize caps the request body: a Content-Length above it answers
+	// 413 without reading, and a read past it fails with
+	// *http.MaxBytesError. It replaces SetDefaultMaxBodySize for the
+	// handler (larger or smaller).
+	MaxBodySize int64
+}
+
+// WithLimits wraps h with l.
+func WithLimits(h http.Handler, l Limits) http.Handler {
+	if l.Timeout <= 0 && l.MaxBodySize <= 0 {
+		return h
+	}
+	return &limitsHandler{next: h, l: l}
+}
+
+type limitsHandler struct {
+	next http.Handler
+	l    Limits
+}
+
+// limitsOf reports whether h is a WithLimits handler with a body size and
+// with a timeout.
+func limitsOf(h http.Handler) (body, timeout bool) {
+	if lh, ok := h.(*limitsHandler); ok {
+		return lh.l.MaxBodySize > 0, lh.l.Timeout > 0
+	}
+	return false, false
+}
+
+func (lh *limitsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if max := lh.l.MaxBodySize; max > 0 && r.Body != nil && r.Body != http.NoBody {
+		if r.ContentLength > max {
+			WriteFrameworkError(w, http.StatusRequestEntityTooLarge, MsgEntityTooLarge)
+			return
+		}
+		body := r.Body
+		if cb, ok := body.(*cappedBody); ok {
+			body = cb.orig // this limit replaces the server default
+		}
+		r2 := *r
+		r2.Body = http.MaxBytesReader(innermost(w), body, max)
+		r = &r2
+	}
+	if d := lh.l.Timeout; d > 0 {
+		ctx, cancel := context.WithTimeout(r.Context(), d)
+		defer cancel()
+		r = r.WithContext(ctx)
+	}
+	lh.next.ServeHTTP(w, r)
+}
+
+// cappedBody is a body capped by SetDefaultMaxBodySize; WithLimits swaps
+// the cap for its own.
+type cappedBody struct {
+	io.ReadCloser
+	orig io.ReadCloser
+}
+
+// innermost unwraps w down to the server's own writer, so that
+// http.MaxBytesReader can tell the server to close the connection.
+func innermost(w http.ResponseWriter) http.ResponseWriter {
+	for i := 0; i < 16; i++ {
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			return w
+		}
+		w = u.Unwrap()
+	}
+	return w
+}

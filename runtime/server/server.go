@@ -1,0 +1,497 @@
+// Package server is the HTTP runtime of kit services: a thin layer over the
+// standard library ServeMux (Go 1.22 patterns such as "GET /users/{id}")
+// with health probes, docs routes, JSON framework errors, built-in
+// middleware, limits and graceful shutdown.
+//
+// A request to a user route passes through, outermost first:
+//
+//	telemetry (WithTelemetry) → RequestID → AccessLog → Recovery → CORS →
+//	global middlewares (Use, in added order) → mux → per-route middlewares
+//	(Handle, outermost first) → handler
+//
+// RequestID and AccessLog are installed by default (WithoutDefaultMiddleware
+// drops them); Recovery is always the outermost middleware that runs user
+// code. Health probes and docs routes bypass everything but Recovery.
+package server
+
+import (
+	"context"
+	"errors"
+	stdlog "log"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/kitdev/kit/runtime/internal/reqctx"
+	"github.com/kitdev/kit/runtime/log"
+)
+
+// Middleware wraps a handler; it is the chi/stdlib shape.
+type Middleware = func(http.Handler) http.Handler
+
+// Logger is the logging interface of the runtime.
+//
+// Deprecated: use log.Logger.
+type Logger = log.Logger
+
+// Server defaults applied to the underlying http.Server.
+const (
+	DefaultReadTimeout       = 30 * time.Second
+	DefaultReadHeaderTimeout = 10 * time.Second
+	DefaultIdleTimeout       = 120 * time.Second
+	DefaultWriteTimeout      = 0 // unbounded
+	DefaultMaxHeaderKB       = 32
+	DefaultLivenessPath      = "/healthz"
+	DefaultReadinessPath     = "/readyz"
+	DefaultAddr              = ":8080"
+)
+
+// Option configures New.
+type Option func(*options)
+
+type options struct {
+	liveness, readiness string
+	telemetry           Middleware
+	noDefaultMW         bool
+}
+
+// WithHealthPaths replaces the liveness and readiness paths (defaults
+// /healthz and /readyz). An empty path removes that probe.
+func WithHealthPaths(liveness, readiness string) Option {
+	return func(o *options) { o.liveness, o.readiness = liveness, readiness }
+}
+
+// WithoutDefaultHealth removes both health probes.
+func WithoutDefaultHealth() Option {
+	return func(o *options) { o.liveness, o.readiness = "", "" }
+}
+
+// WithTelemetry installs mw (usually telemetry.HTTPMiddleware()) outermost
+// on user routes, so spans and metrics cover the whole chain and panic log
+// lines carry trace ids. Do not also Use the same middleware.
+func WithTelemetry(mw Middleware) Option {
+	return func(o *options) { o.telemetry = mw }
+}
+
+// WithoutDefaultMiddleware drops the default RequestID and AccessLog
+// middlewares. Recovery stays.
+func WithoutDefaultMiddleware() Option {
+	return func(o *options) { o.noDefaultMW = true }
+}
+
+// Server is an HTTP server over a ServeMux.
+type Server struct {
+	svcCtx any
+	opts   options
+	mux    *http.ServeMux
+
+	logger atomic.Pointer[loggerBox]
+
+	mu         sync.Mutex
+	globals    []Middleware
+	cors       Middleware
+	named      map[string]Middleware
+	checks     []healthCheck
+	pipeline   atomic.Pointer[pipeline]
+	sys        atomic.Pointer[map[string]http.Handler]
+	notFound   atomic.Pointer[handlerBox]
+	maxBody    atomic.Int64
+	hTimeout   atomic.Int64
+	readTO     time.Duration
+	writeTO    time.Duration
+	maxHeadKB  int
+	httpServer *http.Server
+	ln         net.Listener
+	stopped    bool
+}
+
+type loggerBox struct{ l log.Logger }
+type handlerBox struct{ h http.Handler }
+
+type pipeline struct{ user http.Handler }
+
+// New builds a server around the service context svcCtx (kept for the
+// caller; the runtime does not read it).
+func New(svcCtx any, opts ...Option) *Server {
+	o := options{liveness: DefaultLivenessPath, readiness: DefaultReadinessPath}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	s := &Server{
+		svcCtx:    svcCtx,
+		opts:      o,
+		mux:       http.NewServeMux(),
+		named:     map[string]Middleware{},
+		readTO:    DefaultReadTimeout,
+		writeTO:   DefaultWriteTimeout,
+		maxHeadKB: DefaultMaxHeaderKB,
+	}
+	empty := map[string]http.Handler{}
+	s.sys.Store(&empty)
+	if o.liveness != "" {
+		s.addSystemRoute(o.liveness, http.HandlerFunc(s.serveLiveness))
+	}
+	if o.readiness != "" {
+		s.addSystemRoute(o.readiness, http.HandlerFunc(s.serveReadiness))
+	}
+	return s
+}
+
+// ServiceContext returns the value given to New.
+func (s *Server) ServiceContext() any { return s.svcCtx }
+
+// Mux returns the underlying mux. Routes registered on it directly pass
+// through the global middlewares but get no per-route middleware.
+func (s *Server) Mux() *http.ServeMux { return s.mux }
+
+// Use appends a global middleware. Nil is ignored.
+func (s *Server) Use(mw Middleware) {
+	if mw == nil {
+		return
+	}
+	s.mu.Lock()
+	s.globals = append(s.globals, mw)
+	s.mu.Unlock()
+	s.invalidate()
+}
+
+// Handle registers h for pattern with per-route middlewares, outermost
+// first: Handle(p, h, A, B) runs A, then B, then h.
+func (s *Server) Handle(pattern string, h http.Handler, mws ...Middleware) {
+	if h == nil {
+		panic("server: Handle " + pattern + ": nil handler")
+	}
+	_, ownTimeout := limitsOf(h)
+	inner := NewChain(mws...).Then(h)
+	s.mux.Handle(pattern, &route{s: s, next: inner, ownTimeout: ownTimeout})
+}
+
+// HandleFunc registers fn for pattern.
+func (s *Server) HandleFunc(pattern string, fn http.HandlerFunc) {
+	if fn == nil {
+		panic("server: HandleFunc " + pattern + ": nil handler")
+	}
+	s.Handle(pattern, fn)
+}
+
+// route applies the default handler timeout to routes without their own.
+type route struct {
+	s          *Server
+	next       http.Handler
+	ownTimeout bool
+}
+
+func (rt *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !rt.ownTimeout {
+		if d := time.Duration(rt.s.hTimeout.Load()); d > 0 {
+			ctx, cancel := context.WithTimeout(r.Context(), d)
+			defer cancel()
+			r = r.WithContext(ctx)
+		}
+	}
+	rt.next.ServeHTTP(w, r)
+}
+
+// Handler returns the fully wrapped handler (for tests without a port).
+// Configuration changes made later (Use, SetCORS, ...) still apply.
+func (s *Server) Handler() http.Handler { return http.HandlerFunc(s.serveHTTP) }
+
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	p := s.pipeline.Load()
+	if p == nil {
+		p = s.build()
+	}
+	rw := reqctx.NewResponseWriter(w)
+	r, st := reqctx.Ensure(r)
+	if st.W == nil {
+		st.W = rw
+	}
+	if max := s.maxBody.Load(); max > 0 && r.Body != nil && r.Body != http.NoBody {
+		r.Body = &cappedBody{ReadCloser: http.MaxBytesReader(w, r.Body, max), orig: r.Body}
+	}
+	if h, ok := (*s.sys.Load())[r.URL.Path]; ok {
+		h.ServeHTTP(rw, r)
+		return
+	}
+	p.user.ServeHTTP(rw, r)
+}
+
+func (s *Server) invalidate() { s.pipeline.Store(nil) }
+
+func (s *Server) build() *pipeline {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p := s.pipeline.Load(); p != nil {
+		return p
+	}
+	l := serverLogger{s}
+	var user http.Handler = &muxLayer{s: s, mux: s.mux}
+	for i := len(s.globals) - 1; i >= 0; i-- {
+		user = s.globals[i](user)
+	}
+	if s.cors != nil {
+		user = s.cors(user)
+	}
+	user = Recovery(l)(user)
+	if !s.opts.noDefaultMW {
+		user = AccessLog(l)(user)
+		user = RequestID()(user)
+	}
+	if s.opts.telemetry != nil {
+		user = s.opts.telemetry(user)
+	}
+	p := &pipeline{user: user}
+	s.pipeline.Store(p)
+	return p
+}
+
+// systemRoute answers GET and HEAD on a health or docs route, 405
+// otherwise.
+type systemRoute struct{ h http.Handler }
+
+func (sr systemRoute) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		WriteFrameworkError(w, http.StatusMethodNotAllowed, "method not allowed")
+		return
+	}
+	sr.h.ServeHTTP(w, r)
+}
+
+// addSystemRoute registers h on path, outside every middleware but
+// Recovery.
+func (s *Server) addSystemRoute(path string, h http.Handler) {
+	h = Recovery(serverLogger{s})(systemRoute{h: h})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old := *s.sys.Load()
+	m := make(map[string]http.Handler, len(old)+1)
+	for k, v := range old {
+		m[k] = v
+	}
+	m[path] = h
+	s.sys.Store(&m)
+}
+
+// serverLogger writes through the server's current logger.
+type serverLogger struct{ s *Server }
+
+func (l serverLogger) Debug(msg string, args ...any) { l.s.Logger().Debug(msg, args...) }
+func (l serverLogger) Info(msg string, args ...any)  { l.s.Logger().Info(msg, args...) }
+func (l serverLogger) Warn(msg string, args ...any)  { l.s.Logger().Warn(msg, args...) }
+func (l serverLogger) Error(msg string, args ...any) { l.s.Logger().Error(msg, args...) }
+func (l serverLogger) With(args ...any) log.Logger   { return l.s.Logger().With(args...) }
+
+// SetLogger replaces the server's logger and installs it as the process
+// default logger (log.SetDefault).
+func (s *Server) SetLogger(l log.Logger) {
+	if l == nil {
+		return
+	}
+	s.logger.Store(&loggerBox{l: l})
+	log.SetDefault(l)
+}
+
+// Logger returns the server's logger: the one given to SetLogger, else the
+// process default.
+func (s *Server) Logger() log.Logger {
+	if b := s.logger.Load(); b != nil {
+		return b.l
+	}
+	return log.Default()
+}
+
+// SetJSONCodec replaces the process-wide JSON codec (see SetGlobalJSONCodec).
+func (s *Server) SetJSONCodec(c Codec) { SetGlobalJSONCodec(c) }
+
+// SetCORS installs CORS ahead of the global middlewares, so preflight
+// requests are answered before them. A second call replaces the first.
+func (s *Server) SetCORS(opts CORSOptions) {
+	mw := newCORS(opts)
+	s.mu.Lock()
+	s.cors = mw
+	s.mu.Unlock()
+	s.invalidate()
+}
+
+// SetHandleNotFound replaces the 404 answer for every unmatched request.
+// Nil restores the default JSON {"message":"not found"}.
+func (s *Server) SetHandleNotFound(h http.Handler) {
+	if h == nil {
+		s.notFound.Store(nil)
+		return
+	}
+	s.notFound.Store(&handlerBox{h: h})
+}
+
+// SetDefaultReadTimeout sets the http.Server read timeout (default 30s).
+// It applies to servers started afterwards.
+func (s *Server) SetDefaultReadTimeout(d time.Duration) {
+	s.mu.Lock()
+	s.readTO = d
+	s.mu.Unlock()
+}
+
+// SetDefaultWriteTimeout sets the http.Server write timeout (default 0,
+// unbounded). It applies to servers started afterwards.
+func (s *Server) SetDefaultWriteTimeout(d time.Duration) {
+	s.mu.Lock()
+	s.writeTO = d
+	s.mu.Unlock()
+}
+
+// SetDefaultMaxHeaderSize sets the request header limit in KiB (default
+// 32). It applies to servers started afterwards.
+func (s *Server) SetDefaultMaxHeaderSize(kb int) {
+	s.mu.Lock()
+	s.maxHeadKB = kb
+	s.mu.Unlock()
+}
+
+// SetDefaultMaxBodySize caps request bodies of every handler without a
+// WithLimits body size (0, the default, means no cap). A read past the cap
+// fails with *http.MaxBytesError, which DecodeJSON passes on and
+// WriteValidationError answers with 413.
+func (s *Server) SetDefaultMaxBodySize(bytes int64) { s.maxBody.Store(bytes) }
+
+// SetDefaultHandlerTimeout sets the deadline of the request context of every
+// route registered with Handle whose handler has no WithLimits timeout
+// (config server.handlerTimeout; 0, the default, means none). As with
+// WithLimits, no status is written automatically.
+func (s *Server) SetDefaultHandlerTimeout(d time.Duration) { s.hTimeout.Store(int64(d)) }
+
+// RegisterMiddleware maps a DSL middleware name to an implementation for
+// With.
+//
+// Deprecated: pass middlewares to Handle.
+func (s *Server) RegisterMiddleware(name string, mw Middleware) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.named[name] = mw
+}
+
+// With wraps h with the middlewares registered under names, outermost
+// first; unknown names are skipped.
+//
+// Deprecated: pass middlewares to Handle.
+func (s *Server) With(names []string, h http.Handler) http.Handler {
+	s.mu.Lock()
+	mws := make([]Middleware, 0, len(names))
+	for _, n := range names {
+		if mw, ok := s.named[n]; ok {
+			mws = append(mws, mw)
+		}
+	}
+	s.mu.Unlock()
+	return NewChain(mws...).Then(h)
+}
+
+// Start listens on addr (":8080" when empty) and serves until Stop; it
+// returns nil after Stop and the listen or serve error otherwise.
+func (s *Server) Start(addr string) error {
+	ln, err := s.Listen(addr)
+	if err != nil {
+		return err
+	}
+	return s.Serve(ln)
+}
+
+// Listen binds addr (":8080" when empty; ":0" picks a free port) and
+// records the listener for Addr.
+func (s *Server) Listen(addr string) (net.Listener, error) {
+	if addr == "" {
+		addr = DefaultAddr
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if s.ln == nil {
+		s.ln = ln
+	}
+	s.mu.Unlock()
+	return ln, nil
+}
+
+// Serve serves on l until Stop; it returns nil after Stop.
+func (s *Server) Serve(l net.Listener) error {
+	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		_ = l.Close()
+		return nil
+	}
+	if s.httpServer != nil {
+		s.mu.Unlock()
+		return errors.New("server: already serving")
+	}
+	s.ln = l
+	hs := &http.Server{
+		Handler:           s.Handler(),
+		ReadTimeout:       s.readTO,
+		ReadHeaderTimeout: DefaultReadHeaderTimeout,
+		WriteTimeout:      s.writeTO,
+		IdleTimeout:       DefaultIdleTimeout,
+		MaxHeaderBytes:    s.maxHeadKB << 10,
+		ErrorLog:          httpErrorLog(),
+	}
+	if s.readTO > 0 && s.readTO < hs.ReadHeaderTimeout {
+		hs.ReadHeaderTimeout = s.readTO
+	}
+	s.httpServer = hs
+	s.mu.Unlock()
+	err := hs.Serve(l)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// Addr returns the bound listen address once Listen or Start has bound it,
+// else "".
+func (s *Server) Addr() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ln == nil {
+		return ""
+	}
+	return s.ln.Addr().String()
+}
+
+// Stop closes the listener, waits for in-flight requests within ctx, then
+// returns. When ctx ends first the remaining connections are closed and the
+// context error is returned. Stop is a no-op (nil) when the server never
+// started; a Start after Stop returns nil at once.
+func (s *Server) Stop(ctx context.Context) error {
+	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		return nil
+	}
+	s.stopped = true
+	hs, ln := s.httpServer, s.ln
+	s.mu.Unlock()
+	if hs == nil {
+		if ln != nil {
+			_ = ln.Close()
+		}
+		return nil
+	}
+	if err := hs.Shutdown(ctx); err != nil {
+		_ = hs.Close()
+		return err
+	}
+	return nil
+}
+
+// httpErrorLog routes the http.Server's own messages to the default logger
+// at warn level.
+func httpErrorLog() *stdlog.Logger {
+	return slog.NewLogLogger(log.Slog().Handler(), slog.LevelWarn)
+}

@@ -1,0 +1,29 @@
+package telemetry
+
+import (
+	"go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc"
+	"google.golang.org/grpc/stats"
+)
+
+// GRPCServerHandler returns the gRPC server stats handler: a span per RPC
+// adopting the caller's trace context from metadata, and the
+// rpc.server.call.duration histogram. Install it with
+// grpc.StatsHandler(...).
+func (t *Telemetry) GRPCServerHandler() stats.Handler {
+	return otelgrpc.NewServerHandler(
+		otelgrpc.WithTracerProvider(t.tp),
+		otelgrpc.WithMeterProvider(t.instrMP),
+		otelgrpc.WithPropagators(t.propagator),
+	)
+}
+
+// GRPCClientHandler returns the gRPC client stats handler: a client span,
+// the rpc.client.call.duration histogram and the trace context sent in
+// request metadata. Install it with grpc.WithStatsHandler(...).
+func (t *Telemetry) GRPCClientHandler() stats.Handler {
+	return otelgrpc.NewClientHandler(
+		otelgrpc.WithTracerProvider(t.tp),
+		otelgrpc.WithMeterProvider(t.instrMP),
+		otelgrpc.WithPropagators(t.propagator),
+	)
+}

@@ -1,0 +1,76 @@
+package telemetry
+
+import (
+	"net/http"
+
+	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/kitdev/kit/runtime/internal/reqctx"
+)
+
+// HTTPMiddleware returns the server instrumentation: a span per request
+// (adopting the caller's W3C trace context), named "<METHOD> <route>", and
+// the http.server.request.duration, http.server.request.body.size and
+// http.server.response.body.size histograms labelled with the matched
+// route pattern (http.route), never the concrete path. Install it with
+// server.WithTelemetry, not with Use.
+func (t *Telemetry) HTTPMiddleware() func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			r, st := reqctx.Ensure(r)
+			next.ServeHTTP(w, r)
+			route := st.Route()
+			if route == "" {
+				route = reqctx.Route(r.Pattern)
+			}
+			if route == "" {
+				return
+			}
+			ctx := r.Context()
+			kv := attribute.String("http.route", route)
+			if lb, ok := otelhttp.LabelerFromContext(ctx); ok {
+				lb.Add(kv)
+			}
+			span := trace.SpanFromContext(ctx)
+			span.SetAttributes(kv)
+			span.SetName(spanMethod(r.Method) + " " + route)
+		})
+		return otelhttp.NewHandler(inner, "http.server",
+			otelhttp.WithTracerProvider(t.tp),
+			otelhttp.WithMeterProvider(t.instrMP),
+			otelhttp.WithPropagators(t.propagator),
+			otelhttp.WithSpanNameFormatter(func(_ string, r *http.Request) string {
+				return spanMethod(r.Method)
+			}),
+		)
+	}
+}
+
+func spanMethod(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return m
+	}
+	return "HTTP"
+}
+
+// HTTPTransport wraps base (http.DefaultTransport when nil) so outbound
+// requests get a client span and carry the W3C trace context.
+func (t *Telemetry) HTTPTransport(base http.RoundTripper) http.RoundTripper {
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	return otelhttp.NewTransport(base,
+		otelhttp.WithTracerProvider(t.tp),
+		otelhttp.WithMeterProvider(t.instrMP),
+		otelhttp.WithPropagators(t.propagator),
+	)
+}
+
+// HTTPClient returns an http.Client over HTTPTransport(nil).
+func (t *Telemetry) HTTPClient() *http.Client {
+	return &http.Client{Transport: t.HTTPTransport(nil)}
+}
