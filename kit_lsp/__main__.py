@@ -1,0 +1,5 @@
+"""`python -m kit_lsp` = `kit-lsp`."""
+
+from kit_lsp.server import main
+
+main()

@@ -1,0 +1,158 @@
+"""Open documents: their text, their tree-sitter tree and their model, kept in step.
+
+Edits arrive as LSP ranges; each one is turned into a byte edit that is applied to the
+text and recorded on the tree (``tree.edit``), so the next parse reuses everything the
+edit did not touch. Parsing and lowering happen lazily (``parsed()``), under the
+document's lock, from whichever thread needs the model first.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lsprotocol import types as lsp
+from pygls.uris import to_fs_path
+from tree_sitter import Tree
+
+from kit_core import syntax
+from kit_core.lower import lower_tree
+from kit_core.manifest import MANIFEST_NAME
+from kit_core.model import SourceFile
+from kit_lsp.convert import byte_column
+
+
+def path_of(uri: str) -> str:
+    fs = to_fs_path(uri)
+    return str(Path(fs).resolve()) if fs else uri
+
+
+def kind_of(path: str) -> str:
+    if path.endswith(".kit"):
+        return "kit"
+    if Path(path).name == MANIFEST_NAME:
+        return "manifest"
+    if path.endswith(".proto"):
+        return "proto"
+    return "other"
+
+
+@dataclass(eq=False)
+class Document:
+    uri: str
+    path: str
+    version: int | None
+    source: bytes
+    tree: Tree | None = None
+    _file: SourceFile | None = None
+    _starts: list[int] | None = None
+    _tree_fresh: bool = False
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+    @property
+    def kind(self) -> str:
+        return kind_of(self.path)
+
+    @property
+    def text(self) -> str:
+        return self.source.decode("utf-8", "replace")
+
+    # ------------------------------------------------------------------ edits
+
+    def apply(self, changes: Sequence[lsp.TextDocumentContentChangeEvent], version: int | None,
+              encoding: str) -> None:
+        with self.lock:
+            for change in changes:
+                if isinstance(change, lsp.TextDocumentContentChangePartial):
+                    self._apply_partial(change, encoding)
+                else:
+                    self.source, self.tree = change.text.encode("utf-8"), None
+                self._starts = None
+            self.version, self._file, self._tree_fresh = version, None, False
+
+    def _apply_partial(self, change: lsp.TextDocumentContentChangePartial, encoding: str) -> None:
+        start = self.offset(change.range.start, encoding)
+        end = max(start, self.offset(change.range.end, encoding))
+        edit = syntax.TextEdit(start, end, change.text.encode("utf-8"))
+        if self.tree is not None and self.kind == "kit":
+            self.source = syntax.edit(self.tree, self.source, edit)
+        else:
+            self.source = self.source[:start] + edit.new_text + self.source[end:]
+
+    def offset(self, pos: lsp.Position, encoding: str) -> int:
+        """The byte offset of a client position (clamped to the text)."""
+        starts = self.line_starts()
+        if pos.line >= len(starts):
+            return len(self.source)
+        begin = starts[pos.line]
+        end = starts[pos.line + 1] - 1 if pos.line + 1 < len(starts) else len(self.source)
+        return begin + byte_column(self.source[begin:end], pos.character, encoding)
+
+    def line_starts(self) -> list[int]:
+        if self._starts is None:
+            starts, i = [0], self.source.find(b"\n")
+            while i >= 0:
+                starts.append(i + 1)
+                i = self.source.find(b"\n", i + 1)
+            self._starts = starts
+        return self._starts
+
+    # ------------------------------------------------------------------ parsing
+
+    def current_tree(self) -> Tree:
+        """The tree of the current text (an incremental reparse after edits; cheap)."""
+        with self.lock:
+            if not self._tree_fresh or self.tree is None:
+                self.tree = syntax.parse(self.source, self.tree)
+                self._tree_fresh = True
+            return self.tree
+
+    def parsed(self) -> SourceFile:
+        """The model of the current text (lowered once per version)."""
+        with self.lock:
+            if self._file is None:
+                tree = self.current_tree()
+                self._file = lower_tree(self.path, self.source, tree)
+            return self._file
+
+    @property
+    def is_parsed(self) -> bool:
+        return self._file is not None
+
+
+class DocumentStore:
+    def __init__(self) -> None:
+        self._docs: dict[str, Document] = {}
+
+    def open(self, item: lsp.TextDocumentItem) -> Document:
+        doc = Document(item.uri, path_of(item.uri), item.version, item.text.encode("utf-8"))
+        self._docs[item.uri] = doc
+        return doc
+
+    def close(self, uri: str) -> Document | None:
+        return self._docs.pop(uri, None)
+
+    def get(self, uri: str) -> Document | None:
+        return self._docs.get(uri)
+
+    def by_path(self, path: str) -> Document | None:
+        for doc in self._docs.values():
+            if doc.path == path:
+                return doc
+        return None
+
+    def __iter__(self) -> Iterator[Document]:
+        return iter(list(self._docs.values()))
+
+    def under(self, root: Path) -> list[Document]:
+        return [d for d in self if _is_under(d.path, root)]
+
+
+def _is_under(path: str, root: Path) -> bool:
+    try:
+        Path(path).relative_to(root)
+    except ValueError:
+        return False
+    return True

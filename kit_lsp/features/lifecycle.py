@@ -1,0 +1,93 @@
+"""initialize / initialized / configuration / shutdown.
+
+Settings come from `initializationOptions`, then from `workspace/configuration` (section
+`kit`) when the client supports it, and again on `workspace/didChangeConfiguration`.
+After `initialized` a watcher for design files is registered dynamically when the client
+allows it (a refusal is not fatal).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types as lsp
+
+from kit_lsp.settings import load_settings
+
+if TYPE_CHECKING:
+    from kit_lsp.server import KitLanguageServer
+
+log = logging.getLogger(__name__)
+
+WATCHED = ("**/*.kit", "**/kit.design.yaml")
+
+
+def register(server: KitLanguageServer) -> None:
+    state = server.state
+
+    @server.feature(lsp.INITIALIZE)
+    def initialize(ls: KitLanguageServer, params: lsp.InitializeParams) -> None:
+        state.encoding = str(ls.workspace.position_encoding or lsp.PositionEncodingKind.Utf16)
+        apply_settings(ls, params.initialization_options)
+
+    @server.feature(lsp.INITIALIZED)
+    async def initialized(ls: KitLanguageServer, params: lsp.InitializedParams) -> None:
+        await _register_watchers(ls)
+        await pull_configuration(ls)
+
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def did_change_configuration(
+        ls: KitLanguageServer, params: lsp.DidChangeConfigurationParams
+    ) -> None:
+        if isinstance(params.settings, dict) and params.settings:
+            apply_settings(ls, params.settings)
+        await pull_configuration(ls)
+
+    @server.feature(lsp.SHUTDOWN)
+    def shutdown(ls: KitLanguageServer, params: None) -> None:
+        ls.regenerate.cancel_pending()
+
+
+def apply_settings(ls: KitLanguageServer, raw: Any) -> None:
+    settings, problem = load_settings(raw, ls.state.settings)
+    ls.state.settings = settings
+    if problem:
+        ls.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Warning, problem))
+
+
+def _capability(ls: KitLanguageServer, *path: str) -> Any:
+    node: Any = ls.client_capabilities
+    for name in path:
+        node = getattr(node, name, None)
+        if node is None:
+            return None
+    return node
+
+
+async def pull_configuration(ls: KitLanguageServer) -> None:
+    if not _capability(ls, "workspace", "configuration"):
+        return
+    try:
+        result = await ls.workspace_configuration_async(
+            lsp.ConfigurationParams(items=[lsp.ConfigurationItem(section="kit")])
+        )
+    except Exception as exc:  # the client may refuse; settings then stay as they are
+        log.info("workspace/configuration failed: %s", exc)
+        return
+    if result and isinstance(result[0], dict):
+        apply_settings(ls, result[0])
+
+
+async def _register_watchers(ls: KitLanguageServer) -> None:
+    if not _capability(ls, "workspace", "did_change_watched_files", "dynamic_registration"):
+        return
+    options = lsp.DidChangeWatchedFilesRegistrationOptions(
+        watchers=[lsp.FileSystemWatcher(glob_pattern=g) for g in WATCHED]
+    )
+    registration = lsp.Registration(id="kit-watch", method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                                    register_options=options)
+    try:
+        await ls.client_register_capability_async(lsp.RegistrationParams(registrations=[registration]))
+    except Exception as exc:
+        log.info("file watcher registration failed: %s", exc)

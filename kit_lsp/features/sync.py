@@ -1,0 +1,66 @@
+"""Document sync (incremental): keep `State.docs` current and schedule analyses.
+
+Closing a file clears its diagnostics and re-analyses its design (the file on disk now
+counts instead of the buffer). Saving schedules generation. A watched `.kit` or manifest
+change on disk re-analyses the designs that have open files.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lsprotocol import types as lsp
+
+from kit_lsp.documents import kind_of, path_of
+from kit_lsp.project import design_root_for
+
+if TYPE_CHECKING:
+    from kit_lsp.server import KitLanguageServer
+
+
+def register(server: KitLanguageServer) -> None:
+    state = server.state
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: KitLanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
+        doc = state.docs.open(params.text_document)
+        if doc.kind in ("kit", "manifest"):
+            ls.diagnostics.schedule_doc(doc)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: KitLanguageServer, params: lsp.DidChangeTextDocumentParams) -> None:
+        doc = state.docs.get(params.text_document.uri)
+        if doc is None:
+            return
+        doc.apply(params.content_changes, params.text_document.version, state.encoding)
+        if doc.kind in ("kit", "manifest"):
+            ls.diagnostics.schedule_doc(doc)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: KitLanguageServer, params: lsp.DidCloseTextDocumentParams) -> None:
+        doc = state.docs.get(params.text_document.uri)
+        if doc is None:
+            return
+        key = state.key_for(doc)
+        state.docs.close(doc.uri)
+        ls.diagnostics.clear(doc.uri)
+        if state.docs_for(key):
+            ls.diagnostics.schedule(key)
+        else:
+            state.forget(key)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))
+    def did_save(ls: KitLanguageServer, params: lsp.DidSaveTextDocumentParams) -> None:
+        path = path_of(params.text_document.uri)
+        if kind_of(path) in ("kit", "manifest", "proto"):
+            ls.regenerate.on_save(path)
+
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched(ls: KitLanguageServer, params: lsp.DidChangeWatchedFilesParams) -> None:
+        keys: set[str] = set()
+        for change in params.changes:
+            root = design_root_for(path_of(change.uri))
+            if root is not None and state.docs_for(str(root)):
+                keys.add(str(root))
+        for key in keys:
+            ls.diagnostics.schedule(key)

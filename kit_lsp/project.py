@@ -1,0 +1,129 @@
+"""Designs as the server sees them: a design folder with open buffers over its disk files.
+
+Project mode: a `kit.design.yaml` in the file's folder or above makes that folder the
+design root; the whole design is analysed, open buffers replacing what is on disk.
+Without a manifest the file is analysed on its own (single-file mode).
+
+Files on disk are parsed once and kept until their modification time changes; open
+buffers are parsed by their `Document`. Each analysis yields an immutable `Snapshot`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kit_core import program
+from kit_core.diagnostics import Diagnostic
+from kit_core.lower import parse_file
+from kit_core.manifest import MANIFEST_NAME, Manifest, default_manifest, parse_manifest
+from kit_core.model import SourceFile
+from kit_core.symbols import SymbolTable
+from kit_lsp.documents import Document
+
+
+def design_root_for(path: str) -> Path | None:
+    """The nearest folder at or above the file's folder holding a manifest."""
+    p = Path(path)
+    if p.name == MANIFEST_NAME:
+        return p.parent
+    for d in p.parents:
+        if (d / MANIFEST_NAME).is_file():
+            return d
+    return None
+
+
+@dataclass
+class Snapshot:
+    """One analysis of a design (or of a lone file) and everything features read from it."""
+
+    key: str  # the design root, or the file path in single-file mode
+    root: Path | None
+    manifest: Manifest
+    files: dict[str, SourceFile]
+    diagnostics: list[Diagnostic]
+    symbols: SymbolTable
+    analysis: Any = None
+    versions: dict[str, int | None] = field(default_factory=dict)  # open buffers analysed
+
+    def diagnostics_for(self, path: str) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.span.path == path]
+
+    def file(self, path: str) -> SourceFile | None:
+        return self.files.get(path)
+
+    def text_of(self, path: str) -> str | None:
+        f = self.files.get(path)
+        return f.source if f is not None else None
+
+
+class DiskFiles:
+    """Parsed design files on disk, re-parsed only when their mtime or size changes."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, tuple[tuple[int, int], SourceFile]] = {}
+
+    def get(self, path: str) -> SourceFile | None:
+        try:
+            st = os.stat(path)
+        except OSError:
+            self._cache.pop(path, None)
+            return None
+        stamp = (st.st_mtime_ns, st.st_size)
+        hit = self._cache.get(path)
+        if hit is not None and hit[0] == stamp:
+            return hit[1]
+        with open(path, "rb") as fh:
+            parsed = parse_file(path, fh.read())
+        self._cache[path] = (stamp, parsed)
+        return parsed
+
+
+def analyze_design(root: Path, open_docs: Mapping[str, Document], disk: DiskFiles) -> Snapshot:
+    manifest, mdiags = _manifest(root, open_docs)
+    paths = {str(p) for p in program.design_files(root)}
+    paths |= {p for p, d in open_docs.items() if d.kind == "kit"}
+    files: dict[str, SourceFile] = {}
+    for path in sorted(paths):
+        doc = open_docs.get(path)
+        parsed = doc.parsed() if doc is not None else disk.get(path)
+        if parsed is not None:
+            files[path] = parsed
+    design = program.Design(root, root.parent, manifest, list(files.values()), mdiags)
+    diags, analysis = check(design)
+    versions = {p: d.version for p, d in open_docs.items()}
+    symbols = SymbolTable.build(files.values())
+    return Snapshot(str(root), root, manifest, files, diags, symbols, analysis, versions)
+
+
+def analyze_single(doc: Document) -> Snapshot:
+    manifest = default_manifest(str(Path(doc.path).parent / MANIFEST_NAME))
+    parsed = doc.parsed()
+    design = program.Design(Path(doc.path).parent, Path(doc.path).parent, manifest, [parsed])
+    diags, analysis = check(design)
+    files = {doc.path: parsed}
+    return Snapshot(doc.path, None, manifest, files, diags, SymbolTable.build(files.values()), analysis,
+                    {doc.path: doc.version})
+
+
+def _manifest(root: Path, open_docs: Mapping[str, Document]) -> tuple[Manifest, list[Diagnostic]]:
+    mpath = root / MANIFEST_NAME
+    doc = open_docs.get(str(mpath))
+    try:
+        text = doc.text if doc is not None else mpath.read_text(encoding="utf-8")
+    except OSError:
+        return default_manifest(str(mpath)), []
+    return parse_manifest(str(mpath), text) if text.strip() else (default_manifest(str(mpath)), [])
+
+
+def check(design: program.Design) -> tuple[list[Diagnostic], Any]:
+    """The same checks as `kit gen` (`program.check`)."""
+    try:
+        result = program.check(design)
+    except ImportError:  # the analyzer has not landed yet: parse and manifest problems only
+        parse = [d for f in design.files for d in f.parse_diagnostics if isinstance(d, Diagnostic)]
+        return [*design.manifest_diagnostics, *parse], None
+    return result.diagnostics, result.analysis

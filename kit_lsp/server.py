@@ -1,0 +1,59 @@
+"""kit-lsp: creates the server and registers the features. Nothing else lives here."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+
+from kit_core import __version__
+from kit_lsp import features
+from kit_lsp.features.diagnostics import Diagnostics
+from kit_lsp.features.regenerate import Regenerator
+from kit_lsp.protocol import KitProtocol
+from kit_lsp.state import State
+
+
+class KitLanguageServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__(
+            "kit-lsp",
+            __version__,
+            protocol_cls=KitProtocol,
+            text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental,
+        )
+        self.state = State()
+        self.diagnostics = Diagnostics(self)
+        self.regenerate = Regenerator(self)
+
+    @property
+    def shutdown_received(self) -> bool:
+        protocol = self.protocol
+        return isinstance(protocol, KitProtocol) and protocol.shutdown_received
+
+
+def create_server() -> KitLanguageServer:
+    server = KitLanguageServer()
+    for feature in features.ALL:
+        feature.register(server)
+    return server
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """`kit-lsp [-stdio] [-version]`: serve on stdin/stdout; exit 0 only after `shutdown`."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if any(a in ("-version", "--version", "-v") for a in args):
+        print(f"kit-lsp {__version__}")
+        sys.exit(0)
+    server = create_server()
+    server.start_io()
+    code = 0 if server.shutdown_received else 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # the client may already have closed the pipe
+            pass
+    os._exit(code)  # worker threads (a generation in flight) must not keep the process alive

@@ -1,0 +1,201 @@
+"""Helpers of the LSP tests: a small design, opening documents, waiting for diagnostics,
+and cursor markers: `┆` marks the cursor, `~~~text~~~` marks an expected range."""
+
+from __future__ import annotations
+
+import asyncio
+import textwrap
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from lsprotocol import types as lsp
+from pytest_lsp import LanguageClient
+
+CURSOR = "┆"
+RANGE = "~~~"
+
+MANIFEST = """\
+output:
+  types: ./internal/types
+openapi:
+  title: Test API
+  basePath: /api
+  securitySchemes:
+    bearer:
+      type: http
+      scheme: bearer
+"""
+
+SHARED = """\
+package shared
+
+// Audit holds creation facts.
+type Audit {
+	createdAt datetime
+}
+
+// Page is one page of results.
+type Page<T> {
+	items T[]
+	total int
+}
+"""
+
+USERS = """\
+package users
+
+// User is a person with an account.
+type User {
+	id     string @format(uuid)
+	email  string @format(email)
+	status Status
+	shared.Audit
+}
+
+enum Status {
+	Active
+	Disabled
+}
+
+type GetUserReq {
+	id string @path
+}
+
+error NotFound UserNotFound
+
+middleware Auth
+
+@prefix("/users")
+service Users {
+	@middlewares(Auth)
+	@errors(UserNotFound)
+	get GetUser /{id} {
+		request  GetUserReq
+		response User
+	}
+}
+"""
+
+DESIGN: dict[str, str] = {
+    "go.mod": "module example.com/app\n\ngo 1.26\n",
+    "design/kit.design.yaml": MANIFEST,
+    "design/shared/shared.kit": SHARED,
+    "design/users/users.kit": USERS,
+}
+
+
+def write_design(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    return root.resolve()
+
+
+def dedent(src: str) -> str:
+    return textwrap.dedent(src).lstrip("\n")
+
+
+def accept_registrations(client: LanguageClient) -> None:
+    """The test client accepts `client/registerCapability` (pytest-lsp has no handler)."""
+
+    @client.feature(lsp.CLIENT_REGISTER_CAPABILITY)
+    def register(_: LanguageClient, params: lsp.RegistrationParams) -> None:
+        return None
+
+
+# --------------------------------------------------------------------------- markers
+
+
+def extract(src: str) -> tuple[str, lsp.Position | None, list[lsp.Range]]:
+    """Remove markers: (text, cursor position or None, marked ranges in order)."""
+    text, cursor, ranges = "", None, []
+    line = col = 0
+    open_at: lsp.Position | None = None
+    i = 0
+    while i < len(src):
+        if src.startswith(CURSOR, i):
+            cursor = lsp.Position(line, col)
+            i += len(CURSOR)
+            continue
+        if src.startswith(RANGE, i):
+            if open_at is None:
+                open_at = lsp.Position(line, col)
+            else:
+                ranges.append(lsp.Range(open_at, lsp.Position(line, col)))
+                open_at = None
+            i += len(RANGE)
+            continue
+        ch = src[i]
+        text += ch
+        if ch == "\n":
+            line, col = line + 1, 0
+        else:
+            col += 2 if ord(ch) > 0xFFFF else 1
+        i += 1
+    return text, cursor, ranges
+
+
+def range_from_str(s: str) -> lsp.Range:
+    """`"3:4-3:9"` (0-based line:character) as a Range."""
+    start, end = s.split("-")
+    sl, sc = (int(x) for x in start.split(":"))
+    el, ec = (int(x) for x in end.split(":"))
+    return lsp.Range(lsp.Position(sl, sc), lsp.Position(el, ec))
+
+
+# --------------------------------------------------------------------------- documents
+
+
+_versions: dict[str, int] = {}
+
+
+def open_doc(client: LanguageClient, path: Path, text: str | None = None) -> str:
+    uri = path.as_uri()
+    _versions[uri] = 1
+    body = path.read_text() if text is None else text
+    lang = "yaml" if path.suffix == ".yaml" else "kit"
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, lang, 1, body)))
+    return uri
+
+
+def change_doc(
+    client: LanguageClient, uri: str, changes: Sequence[lsp.TextDocumentContentChangeEvent]
+) -> int:
+    _versions[uri] = _versions.get(uri, 1) + 1
+    doc = lsp.VersionedTextDocumentIdentifier(uri=uri, version=_versions[uri])
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(doc, list(changes)))
+    return _versions[uri]
+
+
+def replace_all(client: LanguageClient, uri: str, text: str) -> int:
+    return change_doc(client, uri, [lsp.TextDocumentContentChangeWholeDocument(text=text)])
+
+
+def close_doc(client: LanguageClient, uri: str) -> None:
+    client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
+
+
+async def wait_for_diagnostics(
+    client: LanguageClient,
+    uri: str,
+    check: Callable[[Sequence[lsp.Diagnostic]], bool] = lambda _: True,
+    timeout: float = 15.0,
+) -> Sequence[lsp.Diagnostic]:
+    """Wait until the diagnostics last published for ``uri`` satisfy ``check``."""
+
+    async def poll() -> Sequence[lsp.Diagnostic]:
+        while True:
+            if uri in client.diagnostics and check(client.diagnostics[uri]):
+                return client.diagnostics[uri]
+            await asyncio.sleep(0.02)
+
+    return await asyncio.wait_for(poll(), timeout)
+
+
+def codes(diags: Sequence[lsp.Diagnostic]) -> list[str]:
+    return sorted(str(d.code) for d in diags)
+
+
+def at(uri: str, pos: lsp.Position) -> lsp.TextDocumentPositionParams:
+    return lsp.TextDocumentPositionParams(lsp.TextDocumentIdentifier(uri), pos)
