@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -162,7 +163,8 @@ class _Lowerer:
         self.path = path
         self.src = src
         self.tree = tree
-        self.index = LineIndex(src)
+        self.ascii = src.isascii()
+        self._index: LineIndex | None = None  # built only for offsets that are not node ends
         self.diags: list[Diagnostic] = []
         self.comments = self._collect_comments(tree.root_node)
 
@@ -174,10 +176,27 @@ class _Lowerer:
         return self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
     def span(self, node: Node) -> Span:
-        return self.index.span(self.path, node.start_byte, node.end_byte)
+        return self.span_of(node, node)
+
+    def span_of(self, first: Node, last: Node) -> Span:
+        """From the start of ``first`` to the end of ``last``, from the tree's own points."""
+        (sl, sc), (el, ec) = first.start_point, last.end_point
+        start, end = first.start_byte, last.end_byte
+        if self.ascii:
+            return Span(self.path, start, end, sl, sc, el, ec, sc, ec)
+        return Span(self.path, start, end, sl, sc, el, ec, self._col16(start, sc), self._col16(end, ec))
+
+    def _col16(self, offset: int, byte_col: int) -> int:
+        chunk = self.src[offset - byte_col : offset]
+        if chunk.isascii():
+            return byte_col
+        return len(chunk.decode("utf-8", "replace").encode("utf-16-le")) // 2
 
     def span_between(self, start: int, end: int) -> Span:
-        return self.index.span(self.path, start, end)
+        """A span between two arbitrary byte offsets (escapes, gaps)."""
+        if self._index is None:
+            self._index = LineIndex(self.src)
+        return self._index.span(self.path, start, end)
 
     def error(self, code: str, node: Node | Span, **fields: Any) -> None:
         span = node if isinstance(node, Span) else self.span(node)
@@ -216,9 +235,21 @@ class _Lowerer:
         comments: list[Comment] = []
         own: list[bool] = []
         for n in nodes:
-            text = self.text(n).rstrip("\r")
-            end = n.start_byte + len(text.encode("utf-8", "surrogatepass"))
-            comments.append(Comment(text, self.span_between(n.start_byte, min(end, n.end_byte))))
+            raw = self.src[n.start_byte : n.end_byte].rstrip(b"\r")
+            text = raw.decode("utf-8", "replace")
+            full = self.span(n)
+            cut = n.end_byte - n.start_byte - len(raw)  # a CR before the LF is not the comment's
+            span = (
+                full
+                if not cut
+                else replace(
+                    full,
+                    end_byte=full.end_byte - cut,
+                    end_col=full.end_col - cut,
+                    end_col16=full.end_col16 - cut,
+                )
+            )
+            comments.append(Comment(text, span))
             line_start = self.src.rfind(b"\n", 0, n.start_byte) + 1
             own.append(not self.src[line_start : n.start_byte].strip())
         return _Comments(comments, own)
@@ -353,7 +384,7 @@ class _Lowerer:
         kind = node.type
         if kind == "scalar_declaration":
             return self._scalar(node, decorators, start, state)
-        span = self.span_between(start.start_byte, node.end_byte)
+        span = self.span_of(start, node)
         if kind == "type_declaration":
             return self._type(node, decorators, span, start)
         if kind == "enum_declaration":
@@ -425,7 +456,7 @@ class _Lowerer:
         ):
             self.syntax_error(value_node or node, f"enum value {name} must be an integer or a string")
         decorators = tuple(d for _, d in leading) + self.decorators(node)
-        span = self.span_between(start.start_byte, node.end_byte)
+        span = self.span_of(start, node)
         name_span = self.span(name_node) if name_node is not None else span
         return EnumValue(name, value, decorators, span, name_span, trivia)
 
@@ -436,20 +467,20 @@ class _Lowerer:
         name, name_span = self.name_of(node, "scalar")
         prim_node = node.child_by_field_name("primitive")
         line = prim_node.end_point.row if prim_node is not None else node.start_point.row
-        end = prim_node.end_byte if prim_node is not None else node.end_byte
+        last: Node = prim_node if prim_node is not None else node
         own_nodes: list[Node] = []
         later_nodes: list[Node] = []
         for dec_node in node.children_by_field_name("decorator"):
             if dec_node.start_point.row == line and not later_nodes:
                 own_nodes.append(dec_node)
-                end = dec_node.end_byte
+                last = dec_node
             else:
                 later_nodes.append(dec_node)
-        trivia = self.trivia(start.start_point.row, end, line)
+        trivia = self.trivia(start.start_point.row, last.end_byte, line)
         primitive = self.type_ref(prim_node) if prim_node is not None else _empty_ref(name_span)
         own = tuple(d for n in own_nodes if (d := self.decorator(n)) is not None)
         state.carried = [(n, d) for n in later_nodes if (d := self.decorator(n)) is not None]
-        span = self.span_between(start.start_byte, end)
+        span = self.span_of(start, last)
         return ScalarDecl(name, decorators + own, span, name_span, trivia, primitive)
 
     def _error_decl(
@@ -608,12 +639,25 @@ class _Lowerer:
                 members.append(self._field(child, leading))
                 leading = []
             elif kind == "mixin":
+                if self._is_untyped_field(child):
+                    self.syntax_error(child, f"field {self.text(child)} needs a type")
+                    leading = []
+                    continue
                 if leading:
                     self.syntax_error(leading[0][0], "a mixin takes no decorators")
                     leading = []
                 members.append(self._mixin(child))
         self._dangling(leading, "a field")
         return tuple(members)
+
+    @staticmethod
+    def _is_untyped_field(mixin: Node) -> bool:
+        """A lone lower-case name is a field without a type, not a mixin (§2.4 rule 3)."""
+        ref = mixin.child_by_field_name("type")
+        if ref is None or ref.named_child_count != 1:
+            return False
+        name = ref.child_by_field_name("name")
+        return name is not None and name.type == "identifier"
 
     def _leading_decorator(self, node: Node, leading: list[tuple[Node, Decorator]], allowed: bool) -> None:
         dec = self.decorator(node)
@@ -640,7 +684,7 @@ class _Lowerer:
         trivia = Trivia(doc, trailing) if doc or trailing else NO_TRIVIA
         ref = self.type_ref(type_node) if type_node is not None else _empty_ref(self.span(node))
         decorators = tuple(d for _, d in leading) + self.decorators(node)
-        span = self.span_between(start.start_byte, node.end_byte)
+        span = self.span_of(start, node)
         name_span = self.span(name_node) if name_node is not None else span
         return Field(self.text(name_node), ref, decorators, span, name_span, trivia)
 

@@ -1,0 +1,121 @@
+"""Properties of parsing + lowering: never raises, diagnostics are located inside the
+file, and an incremental reparse after an edit lowers to the same model as a fresh parse."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kit_core import syntax
+from kit_core.lower import lower_tree, parse_file, parse_with_tree
+from kit_core.model import SourceFile
+from kit_core.source import Span
+
+DESIGN_DIR = Path(__file__).parent / "grammar" / "designs"
+DESIGNS = [p.read_text(encoding="utf-8") for p in sorted(DESIGN_DIR.glob("*.kit"))]
+
+# Pieces of the DSL that mutations splice in: keywords, punctuation, literals, oddities.
+TOKENS = [
+    "package", "import", "type", "enum", "error", "scalar", "service", "extend", "middleware",
+    "request", "response", "event", "payload", "map", "true", "false", "null", "get", "post",
+    "{", "}", "(", ")", "[", "]", "<", ">", ",", ":", "=", "?", ".", "/", "//", "@", "-", "...",
+    "\n", " ", "\t", "\r\n", '"', "`", "\\", "\\u{", "\\u{110000}", "5s", "2MB", "5xyz",
+    "-1", "1.5", "9223372036854775808", "@doc(", "@x(@y)", "/* */", "é", "😀", "\x00", "#",
+    "T", "id", "string", "{id}", "{rest...}", "NotFound", "Teapot",
+]  # fmt: skip
+
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _spans(value: object) -> list[Span]:
+    """Every Span reachable from a model value."""
+    if isinstance(value, Span):
+        return [value]
+    if isinstance(value, tuple | list):
+        return [s for v in value for s in _spans(v)]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [s for f in dataclasses.fields(value) for s in _spans(getattr(value, f.name))]
+    return []
+
+
+def _check(path: str, text: str, f: SourceFile) -> None:
+    size = len(text.encode("utf-8", "surrogatepass"))
+    lines = text.count("\n") + 1
+    assert isinstance(f, SourceFile)
+    for d in f.parse_diagnostics:
+        span = d.span  # type: ignore[attr-defined]
+        assert span.path == path
+        assert 0 <= span.start_byte <= span.end_byte <= size, d
+        assert 0 <= span.start_line <= span.end_line < lines, d
+        assert d.message  # type: ignore[attr-defined]
+    for span in _spans(dataclasses.replace(f, parse_diagnostics=())):
+        assert 0 <= span.start_byte <= span.end_byte <= size, span
+
+
+@st.composite
+def mutated_design(draw: st.DrawFn) -> str:
+    text = draw(st.sampled_from(DESIGNS))
+    for _ in range(draw(st.integers(1, 6))):
+        pos = draw(st.integers(0, len(text)))
+        op = draw(st.sampled_from(["insert", "delete", "duplicate", "text"]))
+        if op == "insert":
+            text = text[:pos] + draw(st.sampled_from(TOKENS)) + text[pos:]
+        elif op == "delete":
+            end = draw(st.integers(pos, min(len(text), pos + 40)))
+            text = text[:pos] + text[end:]
+        elif op == "duplicate":
+            end = draw(st.integers(pos, min(len(text), pos + 80)))
+            text = text[:end] + text[pos:end] + text[end:]
+        else:
+            text = text[:pos] + draw(st.text(max_size=8)) + text[pos:]
+    return text
+
+
+@SETTINGS
+@given(st.text(max_size=300))
+def test_arbitrary_text_never_raises(text: str) -> None:
+    _check("r.kit", text, parse_file("r.kit", text))
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(TOKENS), max_size=60).map(" ".join))
+def test_token_soup_never_raises(text: str) -> None:
+    _check("s.kit", text, parse_file("s.kit", text))
+
+
+@SETTINGS
+@given(st.binary(max_size=300))
+def test_arbitrary_bytes_never_raise(data: bytes) -> None:
+    f = parse_file("b.kit", data)
+    for d in f.parse_diagnostics:
+        assert 0 <= d.span.start_byte <= d.span.end_byte <= len(data)  # type: ignore[attr-defined]
+
+
+@SETTINGS
+@given(mutated_design())
+def test_mutated_designs_never_raise(text: str) -> None:
+    _check("m.kit", text, parse_file("m.kit", text))
+
+
+@SETTINGS
+@given(st.data())
+def test_incremental_reparse_lowers_like_a_fresh_parse(data: st.DataObject) -> None:
+    text = data.draw(st.sampled_from(DESIGNS))
+    _, tree = parse_with_tree("i.kit", text)
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, min(len(text), start + 30)))
+    old = text.encode("utf-8")
+    start_byte, end_byte = len(text[:start].encode("utf-8")), len(text[:end].encode("utf-8"))
+    inserted = data.draw(st.sampled_from(TOKENS)).encode("utf-8")
+    new_tree, new_source = syntax.apply_edit(tree, old, syntax.TextEdit(start_byte, end_byte, inserted))
+    incremental = lower_tree("i.kit", new_source, new_tree)
+    fresh_tree = syntax.parse(new_source)
+    if fresh_tree.root_node.has_error:
+        # error recovery may legitimately differ between a fresh and an incremental parse
+        _check("i.kit", new_source.decode("utf-8"), incremental)
+        return
+    assert str(new_tree.root_node) == str(fresh_tree.root_node)
+    assert incremental == parse_file("i.kit", new_source)
