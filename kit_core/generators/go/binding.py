@@ -1,0 +1,78 @@
+"""Generated request binding: path, query, header, cookie and multipart values into the request.
+
+Every statement calls the project's small helper package (`<output.transport>/binding.go`),
+which parses with strconv, refuses NaN and infinities, and splits array headers on commas.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kit_core.generators.go.design import GoDesign
+from kit_core.generators.go.render import go_string
+from kit_core.generators.go.typemap import TypeMapper
+from kit_core.semantics import FieldBinding, Location, TypeShape
+from kit_core.symbols import FLOAT_PRIMITIVES, INT_PRIMITIVES
+
+SOURCES = {
+    Location.PATH: "Path",
+    Location.QUERY: "Query",
+    Location.HEADER: "Header",
+    Location.COOKIE: "Cookie",
+    Location.FORM: "Form",
+    Location.BODY: "Form",  # an unbound field of a multipart request is a form part
+}
+
+
+def parser(prim: str | None) -> str | None:
+    """Name of the helper parsing one value of a primitive family."""
+    if prim in INT_PRIMITIVES:
+        return "Uint" if prim.startswith("u") else "Int"
+    if prim in FLOAT_PRIMITIVES:
+        return "Float"
+    return {"string": "String", "bool": "Bool", "bytes": "Bytes"}.get(prim or "")
+
+
+@dataclass
+class Binder:
+    design: GoDesign
+    mapper: TypeMapper
+    helper: str  # the name the helper package is imported under
+
+    def statements(self, b: FieldBinding, expr: str, pointer: bool) -> list[str]:
+        shape = b.field.shape
+        wire = go_string(b.wire_name)
+        elem = shape.element() if shape.array_dims else shape
+        if elem.primitive == "file":
+            fn = "Files" if shape.array_dims else "File"
+            return [f"{expr} = {self.helper}.{fn}(r, {wire})"]
+        if shape.array_dims > 1 or elem.array_dims:
+            return []
+        fn = parser(elem.primitive)
+        if fn is None:
+            return []
+        source = SOURCES[b.location]
+        if b.location is Location.HEADER and shape.array_dims:
+            source = "HeaderList"
+        gotype = self.mapper.shape(elem.base())
+        parse = f"{self.helper}.{fn}[{gotype}]"
+        h = self.helper
+        if shape.array_dims:
+            value, assign = f"{h}.Each({wire}, vs, {parse})", f"{expr} = x"
+        else:
+            value, assign = f"{parse}({wire}, vs[0])", f"{expr} = &x" if pointer else f"{expr} = x"
+        return [
+            f"if vs, ok := {h}.{source}(r, {wire}); ok {{\n"
+            f"x, err := {value}\nif err != nil {{\n\treturn err\n}}\n{assign}\n}}"
+        ]
+
+
+def is_bound(b: FieldBinding, multipart: bool) -> bool:
+    if b.location in (Location.NONE,):
+        return False
+    if b.location is Location.BODY:
+        return multipart
+    return True
+
+
+__all__ = ["Binder", "TypeShape", "is_bound"]

@@ -1,0 +1,184 @@
+"""Facts about the design that the Go generator needs, read from the symbol table.
+
+Effective optionality, bindings, wire names, validators in written order, inherited
+service chains. (The analyzer's semantics package computes the same facts for the
+OpenAPI generator and the editor; this module keeps the Go side self-contained where
+the analysis does not expose them.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from kit_core import naming
+from kit_core.model import Decorator, ErrorDecl, Field, Literal, LiteralKind, Mixin, TypeDecl, TypeRef
+from kit_core.symbols import Kind, Package, Resolved, SymbolTable
+
+BINDINGS = ("body", "path", "query", "header", "cookie", "form")
+VALIDATORS = (
+    "length minLength maxLength pattern format gte gt lte lt range positive negative multipleOf "
+    "minItems maxItems uniqueItems maxSize mimeTypes"
+).split()
+NILABLE_PRIMITIVES = frozenset({"bytes", "any", "file"})
+
+
+def arg_strings(d: Decorator | None) -> list[str]:
+    """Identifier or string arguments of a variadic decorator (`(A, B)` or `([A, B])`)."""
+    if d is None:
+        return []
+    args: tuple[Literal, ...] = d.args
+    if len(args) == 1 and args[0].kind is LiteralKind.ARRAY:
+        args = args[0].items
+    return [str(a.value) for a in args]
+
+
+def first_arg(d: Decorator | None) -> Literal | None:
+    return d.args[0] if d is not None and d.args else None
+
+
+@dataclass(frozen=True, slots=True)
+class FieldFacts:
+    """One field of a type or error body, as declared (mixins are separate)."""
+
+    field: Field
+    owner_package: str
+    params: tuple[str, ...]
+    resolved: Resolved | None
+
+    @property
+    def name(self) -> str:
+        return self.field.name
+
+    @property
+    def ref(self) -> TypeRef:
+        return self.field.type
+
+    def has(self, name: str) -> bool:
+        return self.field.decorator(name) is not None
+
+    @property
+    def optional(self) -> bool:
+        """`?`, or an `@default` (which makes the field optional)."""
+        return self.ref.optional or self.has("default")
+
+    @property
+    def nullable(self) -> bool:
+        return self.has("nullable")
+
+    @property
+    def sensitive(self) -> bool:
+        return self.has("sensitive")
+
+    @property
+    def json_key(self) -> str:
+        lit = first_arg(self.field.decorator("json"))
+        return str(lit.value) if lit is not None else self.name
+
+    @property
+    def explicit_binding(self) -> str | None:
+        for b in BINDINGS:
+            if self.has(b):
+                return b
+        return None
+
+    def wire_name(self, binding: str | None) -> str:
+        """The label of messages and the wire key: binding name, `@json` key, else the DSL name."""
+        if binding and binding != "body":
+            lit = first_arg(self.field.decorator(binding))
+            if lit is not None and lit.is_string:
+                return str(lit.value)
+        return self.json_key
+
+    @property
+    def label(self) -> str:
+        return self.wire_name(self.explicit_binding)
+
+    @property
+    def validators(self) -> list[Decorator]:
+        return [d for d in self.field.decorators if d.name in VALIDATORS]
+
+    @property
+    def default(self) -> Literal | None:
+        return first_arg(self.field.decorator("default"))
+
+    @property
+    def kind(self) -> Kind | None:
+        return self.resolved.kind if self.resolved else None
+
+    @property
+    def is_file(self) -> bool:
+        return self.kind is Kind.PRIMITIVE and self.ref.name == "file"
+
+
+@dataclass
+class GoDesign:
+    """The analysed design seen from the Go generator."""
+
+    symbols: SymbolTable
+    _fields: dict[int, list[FieldFacts]] = field(default_factory=dict)
+    _owner: dict[int, TypeDecl | ErrorDecl] = field(default_factory=dict)
+
+    # ---------------------------------------------------------------- lookups
+
+    def packages(self) -> list[Package]:
+        return [self.symbols.packages[n] for n in sorted(self.symbols.packages)]
+
+    def resolve(self, ref: TypeRef, package: str, params: tuple[str, ...] = ()) -> Resolved | None:
+        return self.symbols.resolve(ref, package, params)
+
+    def fields_of(self, decl: TypeDecl | ErrorDecl, package: str) -> list[FieldFacts]:
+        key = id(decl)
+        if key not in self._fields:
+            params = tuple(p.name for p in decl.params) if isinstance(decl, TypeDecl) else ()
+            self._fields[key] = [
+                FieldFacts(f, package, params, self.resolve(f.type, package, params)) for f in decl.fields
+            ]
+            for f in decl.fields:
+                self._owner[id(f)] = decl
+        return self._fields[key]
+
+    def go_names(self, decl: TypeDecl | ErrorDecl, package: str) -> dict[int, str]:
+        """Go field names of a declaration's own fields (a later clash gets `_2`)."""
+        facts = self.fields_of(decl, package)
+        names = naming.unique_go_names([f.name for f in facts])
+        return {id(f.field): n for f, n in zip(facts, names, strict=True)}
+
+    def facts(self, owner: TypeDecl | ErrorDecl, package: str, f: Field) -> FieldFacts:
+        """The facts of one field of a declaration (an effective field's own declaration)."""
+        return next(x for x in self.fields_of(owner, package) if x.field is f)
+
+    def go_name(self, f: FieldFacts) -> str:
+        decl = self._owner.get(id(f.field))
+        if decl is None:
+            return naming.go_name(f.name)
+        return self.go_names(decl, f.owner_package)[id(f.field)]
+
+    def members(self, decl: TypeDecl | ErrorDecl, package: str) -> Iterator[FieldFacts | Mixin]:
+        """Fields (as facts) and mixins in declaration order."""
+        facts = iter(self.fields_of(decl, package))
+        for m in decl.members:
+            yield next(facts) if isinstance(m, Field) else m
+
+    def type_decl(self, resolved: Resolved | None) -> TypeDecl | None:
+        if resolved and resolved.kind is Kind.TYPE and isinstance(resolved.decl, TypeDecl):
+            return resolved.decl
+        return None
+
+    def flat_fields(
+        self, decl: TypeDecl | ErrorDecl, package: str, seen: frozenset[int] = frozenset()
+    ) -> list[FieldFacts]:
+        """Every field including those of mixins (recursively), in declaration order."""
+        out: list[FieldFacts] = []
+        for m in self.members(decl, package):
+            if isinstance(m, FieldFacts):
+                out.append(m)
+                continue
+            r = self.resolve(m.ref, package, _params(decl))
+            mixin = self.type_decl(r)
+            if mixin is not None and r is not None and id(mixin) not in seen:
+                out.extend(self.flat_fields(mixin, r.package or package, seen | {id(decl)}))
+        return out
+
+def _params(decl: TypeDecl | ErrorDecl) -> tuple[str, ...]:
+    return tuple(p.name for p in decl.params) if isinstance(decl, TypeDecl) else ()

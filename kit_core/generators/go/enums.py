@@ -1,0 +1,64 @@
+"""`internal/types/<pkg>/enums.go`: one defined type per enum, its constants and `Validate()`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kit_core import naming
+from kit_core.generators.base import OutputFile, Owner
+from kit_core.generators.go.gocontext import GoGen, decl_doc, doc_comment
+from kit_core.generators.go.needs import enum_is_int
+from kit_core.generators.go.render import go_file, go_string
+from kit_core.model import EnumDecl
+from kit_core.symbols import Package
+
+
+@dataclass(frozen=True, slots=True)
+class ValueView:
+    const: str
+    literal: str  # Go literal of the wire value
+    doc: str
+
+
+@dataclass(frozen=True, slots=True)
+class EnumView:
+    name: str
+    base: str  # string | int64
+    doc: str
+    values: list[ValueView]
+    message: str  # "must be one of [a b]"
+
+
+def wire_values(decl: EnumDecl) -> list[str]:
+    """Wire values in declaration order (a bare value's wire value is its name)."""
+    return [str(v.value.value) if v.value is not None else v.name for v in decl.values]
+
+
+def enum_view(decl: EnumDecl) -> EnumView:
+    is_int = enum_is_int(decl)
+    wires = wire_values(decl)
+    values = [
+        ValueView(
+            naming.enum_const(decl.name, v.name),
+            wire if is_int else go_string(wire),
+            doc_comment(_value_doc(v.decorators, v.trivia.doc_text), v.decorators),
+        )
+        for v, wire in zip(decl.values, wires, strict=True)
+    ]
+    return EnumView(decl.name, "int" if is_int else "string", decl_doc(decl), values,
+                    f"must be one of [{' '.join(wires)}]")
+
+
+def _value_doc(decorators: tuple, fallback: str | None) -> str | None:  # type: ignore[type-arg]
+    d = next((d for d in decorators if d.name == "doc"), None)
+    return str(d.args[0].value) if d is not None and d.args else fallback
+
+
+def generate(g: GoGen, pkg: Package) -> OutputFile | None:
+    if not pkg.enums:
+        return None
+    imports = g.imports()
+    imports.std("errors")
+    enums = [enum_view(pkg.enums[n]) for n in sorted(pkg.enums)]
+    path = f"{g.layout.types_dir(pkg.name)}/enums.go"
+    return go_file(path, Owner.REGEN, pkg.name, "enums.go.j2", imports, enums=enums)

@@ -1,0 +1,88 @@
+"""State shared by every Go artefact generator of one run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from kit_core.generators.go.design import FieldFacts, GoDesign
+from kit_core.generators.go.imports import ImportSet
+from kit_core.generators.go.layout import Layout
+from kit_core.generators.go.needs import Needs
+from kit_core.generators.go.typemap import TypeMapper
+from kit_core.model import Decorator, DeclBase, Field, Literal
+from kit_core.semantics import HttpModel, TypeIndex, http_model
+
+RUNTIME = "github.com/kitdev/kit/runtime"
+
+
+@dataclass
+class GoGen:
+    design: GoDesign
+    layout: Layout
+    needs: Needs
+    http: HttpModel
+    index: TypeIndex
+    runtime: str
+    manifest: Any
+
+    @classmethod
+    def build(cls, ctx: Any) -> GoGen:
+        analysis = ctx.analysis
+        symbols = analysis.symbols
+        design = GoDesign(symbols)
+        index = getattr(analysis, "index", None) or TypeIndex(symbols)
+        http = getattr(analysis, "http", None) or http_model(symbols, ctx.manifest, index)
+        layout = Layout.from_manifest(ctx.manifest, ctx.module)
+        return cls(design, layout, Needs(design), http, index, getattr(ctx, "runtime_module", RUNTIME), ctx.manifest)
+
+    def imports(self) -> ImportSet:
+        return ImportSet(self.layout.module)
+
+    def mapper(self, imports: ImportSet, home: str, home_alias: str | None = None) -> TypeMapper:
+        return TypeMapper(self.design, self.layout, imports, home, home_alias)
+
+    def rt(self, imports: ImportSet, pkg: str) -> str:
+        """Import a runtime package (`server`, `log`, `telemetry`); returns its name."""
+        return imports.std(f"{self.runtime}/{pkg}")
+
+
+def doc_comment(doc: str | None, decorators: tuple[Decorator, ...]) -> str:
+    """Doc text plus a `Deprecated:` paragraph when `@deprecated` is set."""
+    parts = [doc.strip()] if doc and doc.strip() else []
+    dep = next((d for d in decorators if d.name == "deprecated"), None)
+    if dep is not None:
+        reason = str(dep.args[0].value) if dep.args else "do not use."
+        parts.append(f"Deprecated: {reason}")
+    return "\n\n".join(parts)
+
+
+def decl_doc(decl: DeclBase) -> str:
+    return doc_comment(decl.doc, decl.decorators)
+
+
+def field_doc(f: Field) -> str:
+    d = f.decorator("doc")
+    doc = str(d.args[0].value) if d is not None and d.args else f.trivia.doc_text
+    return doc_comment(doc, f.decorators)
+
+
+def struct_tag(f: FieldFacts, pointer: bool) -> str:
+    """`json:"key,omitempty"`, `json:"-" query:"page"`, `json:"-"` for sensitive fields."""
+    if f.sensitive:
+        return '`json:"-"`'
+    binding = f.explicit_binding
+    if binding and binding != "body":
+        return f'`json:"-" {binding}:"{f.wire_name(binding)}"`'
+    key = f.json_key
+    if f.optional:
+        key += ",omitempty" if pointer else ",omitzero"
+    return f'`json:"{key}"`'
+
+
+def literal_go(lit: Literal) -> str:
+    from kit_core.generators.go.render import go_string
+
+    if lit.is_string:
+        return go_string(str(lit.value))
+    return lit.text

@@ -1,0 +1,80 @@
+"""Where every Go artefact goes: output keys of the manifest, file case, import paths."""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+from typing import Any
+
+from kit_core import naming
+
+
+def _clean(path: str) -> str:
+    p = posixpath.normpath(path)
+    return "" if p == "." else p
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    module: str
+    file_case: str
+    types: str
+    transport: str
+    routes: str
+    wiring: str
+    service: str
+    middleware: str
+    config: str
+    svccontext_file: str
+    main_file: str | None  # None: `output.main: "-"` (no entry point, config or svccontext.go)
+    openapi_file: str | None
+
+    @classmethod
+    def from_manifest(cls, manifest: Any, module: str) -> Layout:
+        out = manifest.output
+
+        def opt(value: str) -> str | None:
+            return None if value == "-" else _clean(value)
+
+        return cls(
+            module=module,
+            file_case=out.file_case,
+            types=_clean(out.types),
+            transport=_clean(out.transport),
+            routes=_clean(out.routes),
+            wiring=_clean(out.wiring),
+            service=_clean(out.service),
+            middleware=_clean(out.middleware),
+            config=_clean(out.config),
+            svccontext_file=_clean(out.svccontext),
+            main_file=opt(out.main),
+            openapi_file=opt(out.openapi),
+        )
+
+    # ---------------------------------------------------------------- paths
+
+    def join(self, *parts: str) -> str:
+        return posixpath.normpath(posixpath.join(*[p for p in parts if p])) if any(parts) else ""
+
+    def import_path(self, directory: str) -> str:
+        return self.module if directory in ("", ".") else f"{self.module}/{directory}"
+
+    def types_dir(self, package: str) -> str:
+        return self.join(self.types, package)
+
+    def seg(self, service: str, group: str | None) -> str:
+        """`<service-dir>`: the service name in file case, or the `@group` path verbatim."""
+        if group:
+            return _clean(group.strip("/"))
+        return naming.file_case(service, self.file_case)
+
+    def method_file(self, method: str) -> str:
+        return naming.file_case(method, self.file_case) + ".go"
+
+    @property
+    def svccontext_dir(self) -> str:
+        return posixpath.dirname(self.svccontext_file)
+
+    @property
+    def main_dir(self) -> str:
+        return posixpath.dirname(self.main_file) if self.main_file else ""

@@ -1,0 +1,146 @@
+"""Which types need a `Validate()` or a `FillEmpty()` method (fixed points over the design)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from kit_core.generators.go.design import VALIDATORS, FieldFacts, GoDesign
+from kit_core.model import EnumDecl, LiteralKind, ScalarDecl, TypeDecl, TypeRef
+from kit_core.symbols import Kind, Resolved
+
+CROSS_FIELD = ("requiresOneOf", "mutuallyExclusive")
+
+Direct = Callable[[TypeDecl, str], bool]
+LeafNeed = Callable[[Resolved | None], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Leaf:
+    """The element type under a field's arrays and maps."""
+
+    ref: TypeRef
+    resolved: Resolved | None
+    package: str
+    params: tuple[str, ...]
+
+
+def leaf_of(design: GoDesign, ref: TypeRef, package: str, params: tuple[str, ...]) -> Leaf:
+    while True:
+        if ref.array_dims:
+            ref = replace(ref, array_dims=0, optional=False)
+            continue
+        if ref.is_map:
+            ref = ref.args[1]
+            continue
+        return Leaf(ref, design.resolve(ref, package, params), package, params)
+
+
+def enum_is_int(decl: EnumDecl) -> bool:
+    return any(v.value is not None and v.value.kind is LiteralKind.INT for v in decl.values)
+
+
+def scalar_validates(decl: ScalarDecl) -> bool:
+    return any(d.name in VALIDATORS for d in decl.decorators)
+
+
+def presence(f: FieldFacts) -> str | None:
+    """Go condition (on `%s`, the field expression) that means "absent", when one is emitted."""
+    if f.optional or f.nullable or f.sensitive:
+        return None
+    kind, ref = f.kind, f.ref
+    if kind is Kind.PRIMITIVE and ref.name == "file":
+        return "len(%s) == 0" if ref.array_dims else "%s == nil"
+    if ref.array_dims:
+        return None
+    if kind is Kind.PRIMITIVE and ref.name == "any":
+        return "%s == nil"
+    if kind is Kind.PARAM:
+        return "%s == nil"
+    if kind is Kind.ENUM and f.resolved is not None and isinstance(f.resolved.decl, EnumDecl):
+        decl = f.resolved.decl
+        if not enum_is_int(decl):
+            return '%s == ""'
+        if all(v.value is None or v.value.value != 0 for v in decl.values):
+            return "%s == 0"
+    return None
+
+
+class Needs:
+    def __init__(self, design: GoDesign) -> None:
+        self.design = design
+        self.types: list[tuple[TypeDecl, str]] = [
+            (t, pkg.name) for pkg in design.packages() for t in pkg.types.values()
+        ]
+        self._validate: set[int] = set()
+        self._fill: set[int] = set()
+        self._fixed_point(self._validate, self._direct_validate, self.leaf_validates)
+        self._fixed_point(self._fill, self._direct_fill, self.leaf_fills)
+
+    def validates(self, decl: TypeDecl) -> bool:
+        return id(decl) in self._validate
+
+    def fills(self, decl: TypeDecl) -> bool:
+        return id(decl) in self._fill
+
+    def leaf_validates(self, r: Resolved | None) -> bool:
+        if r is None:
+            return False
+        if r.kind is Kind.TYPE:
+            return id(r.decl) in self._validate
+        if r.kind is Kind.SCALAR:
+            return isinstance(r.decl, ScalarDecl) and scalar_validates(r.decl)
+        return r.kind in (Kind.ENUM, Kind.PARAM)
+
+    def leaf_fills(self, r: Resolved | None) -> bool:
+        if r is None:
+            return False
+        if r.kind is Kind.TYPE:
+            return id(r.decl) in self._fill
+        return r.kind is Kind.PARAM
+
+    # ---------------------------------------------------------------- fixed points
+
+    def _fixed_point(self, found: set[int], direct: Direct, leaf_need: LeafNeed) -> None:
+        found.update(id(t) for t, pkg in self.types if direct(t, pkg))
+        changed = True
+        while changed:
+            changed = False
+            for t, pkg in self.types:
+                if id(t) not in found and self._transitive(t, pkg, leaf_need):
+                    found.add(id(t))
+                    changed = True
+
+    def _transitive(self, t: TypeDecl, pkg: str, leaf_need: LeafNeed) -> bool:
+        params = tuple(p.name for p in t.params)
+        for m in t.mixins:
+            if leaf_need(self.design.resolve(m.ref, pkg, params)):
+                return True
+        for f in self.design.fields_of(t, pkg):
+            if f.sensitive:
+                continue
+            if leaf_need(leaf_of(self.design, f.ref, pkg, params).resolved):
+                return True
+        return False
+
+    def _direct_validate(self, t: TypeDecl, pkg: str) -> bool:
+        if any(t.decorator(n) for n in CROSS_FIELD):
+            return True
+        return any(f.validators or presence(f) for f in self.design.fields_of(t, pkg))
+
+    def _direct_fill(self, t: TypeDecl, pkg: str) -> bool:
+        return any(fills_empty(self.design, f) for f in self.design.fields_of(t, pkg))
+
+
+def fills_empty(design: GoDesign, f: FieldFacts) -> bool:
+    """A required list, map or bytes on the JSON body: nil is written as `[]`, `{}` or `""`."""
+    if f.optional or f.nullable or f.sensitive or f.explicit_binding not in (None, "body"):
+        return False
+    if f.ref.array_dims:
+        return True
+    r = f.resolved
+    if r is None:
+        return False
+    if r.kind is Kind.MAP:
+        return True
+    return design.symbols.scalar_primitive(r) == "bytes"

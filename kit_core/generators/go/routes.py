@@ -1,0 +1,67 @@
+"""`internal/routes/<service-dir>/routes.go` per directory and the umbrella `internal/routes/routes.go`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kit_core.generators.base import OutputFile, Owner
+from kit_core.generators.go.gocontext import GoGen
+from kit_core.generators.go.imports import RESERVED
+from kit_core.generators.go.render import go_file
+from kit_core.generators.go.sizes import duration_expr, size_expr
+from kit_core.semantics import MethodInfo
+
+
+@dataclass(frozen=True, slots=True)
+class RouteView:
+    pattern: str
+    handler: str  # "handler.CreateTodo(svcCtx)" possibly wrapped in server.WithLimits
+    middlewares: list[str]  # "svcCtx.Auth"
+
+
+@dataclass(frozen=True, slots=True)
+class DirView:
+    alias: str
+    path: str
+
+
+def generate_dir(g: GoGen, seg: str, methods: tuple[MethodInfo, ...]) -> OutputFile:
+    imports = g.imports()
+    server = imports.std(f"{g.runtime}/server")
+    imports.alias(g.layout.import_path(g.layout.join(g.layout.transport, seg)), "handler")
+    imports.std(g.layout.import_path(g.layout.svccontext_dir))
+    routes = []
+    for m in methods:
+        handler = f"handler.{m.method.name}(svcCtx)"
+        limits = []
+        if m.timeout_ns:
+            imports.std("time")
+            limits.append(f"Timeout: {duration_expr(m.timeout_ns)}")
+        if m.max_body_size:
+            limits.append(f"MaxBodySize: {size_expr(m.max_body_size)}")
+        if limits:
+            handler = f"{server}.WithLimits({handler}, {server}.Limits{{{', '.join(limits)}}})"
+        routes.append(RouteView(m.mux_pattern, handler, [f"svcCtx.{mw}" for mw in m.middlewares]))
+    path = f"{g.layout.join(g.layout.routes, seg)}/routes.go"
+    return go_file(path, Owner.REGEN, methods[0].package, "routes.go.j2", imports, routes=routes, seg=seg)
+
+
+def route_alias(seg: str) -> str:
+    """Import name of a routes directory: `admin/users` -> `admin_users`."""
+    alias = re.sub(r"\W", "_", seg)
+    if alias[:1].isdigit() or alias in RESERVED:
+        alias = "routes_" + alias
+    return alias
+
+
+def generate_umbrella(g: GoGen, segs: list[str]) -> OutputFile:
+    imports = g.imports()
+    imports.std(f"{g.runtime}/server")
+    imports.std(g.layout.import_path(g.layout.svccontext_dir))
+    dirs = []
+    for seg in segs:
+        alias = route_alias(seg)
+        dirs.append(DirView(imports.alias(g.layout.import_path(g.layout.join(g.layout.routes, seg)), alias), seg))
+    path = f"{g.layout.routes}/routes.go"
+    return go_file(path, Owner.REGEN, "routes", "routes_all.go.j2", imports, dirs=dirs)

@@ -1,0 +1,77 @@
+"""`internal/types/<pkg>/types.go`: structs (mixins embedded, generics), scalars, `FillEmpty`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kit_core.generators.base import OutputFile, Owner
+from kit_core.generators.go.design import FieldFacts
+from kit_core.generators.go.fill import Filler
+from kit_core.generators.go.gocontext import GoGen, decl_doc, field_doc, struct_tag
+from kit_core.generators.go.render import go_file
+from kit_core.generators.go.typemap import TypeMapper
+from kit_core.model import Mixin, TypeDecl
+from kit_core.symbols import Package
+
+
+@dataclass(frozen=True, slots=True)
+class MemberView:
+    doc: str
+    name: str  # empty for an embedded mixin
+    type: str
+    tag: str
+
+
+@dataclass(frozen=True, slots=True)
+class StructView:
+    name: str
+    params: str  # "[T any]" or ""
+    recv: str  # "Page[T]"
+    doc: str
+    members: list[MemberView]
+    fill: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class ScalarView:
+    name: str
+    type: str
+    doc: str
+
+
+def generate(g: GoGen, pkg: Package) -> OutputFile | None:
+    if not pkg.types and not pkg.scalars:
+        return None
+    imports = g.imports()
+    mapper = g.mapper(imports, pkg.name)
+    filler = Filler(g.design, g.needs, mapper)
+    structs = [struct_view(g, mapper, filler, pkg.types[n], pkg.name) for n in sorted(pkg.types)]
+    scalars = [
+        ScalarView(n, mapper.base(s.primitive, pkg.name), decl_doc(s)) for n, s in sorted(pkg.scalars.items())
+    ]
+    path = f"{g.layout.types_dir(pkg.name)}/types.go"
+    return go_file(path, Owner.REGEN, pkg.name, "types.go.j2", imports, structs=structs, scalars=scalars)
+
+
+def struct_view(g: GoGen, mapper: TypeMapper, filler: Filler, decl: TypeDecl, package: str) -> StructView:
+    params = [p.name for p in decl.params]
+    members: list[MemberView] = []
+    for m in g.design.members(decl, package):
+        if isinstance(m, Mixin):
+            members.append(MemberView("", "", mapper.base(m.ref, package, tuple(params)), ""))
+        else:
+            members.append(field_view(g, mapper, m))
+    fill = filler.statements(decl, package) if g.needs.fills(decl) else []
+    return StructView(
+        name=decl.name,
+        params=f"[{', '.join(params)} any]" if params else "",
+        recv=f"{decl.name}[{', '.join(params)}]" if params else decl.name,
+        doc=decl_doc(decl),
+        members=members,
+        fill=fill,
+    )
+
+
+def field_view(g: GoGen, mapper: TypeMapper, f: FieldFacts) -> MemberView:
+    pointer = mapper.pointer(f)
+    return MemberView(field_doc(f.field), g.design.go_name(f), mapper.field_type(f), struct_tag(f, pointer))

@@ -1,0 +1,94 @@
+"""`internal/types/<pkg>/validate.go`: `Validate()` per type or scalar that has something to check."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kit_core.generators.base import OutputFile, Owner
+from kit_core.generators.go.checks import Emitter, FieldChecks, PackageHelpers
+from kit_core.generators.go.design import VALIDATORS, arg_strings
+from kit_core.generators.go.gocontext import GoGen
+from kit_core.generators.go.needs import CROSS_FIELD, Leaf, scalar_validates
+from kit_core.generators.go.render import go_file, go_string
+from kit_core.model import Mixin, ScalarDecl, TypeDecl
+from kit_core.symbols import Kind, Package, Resolved
+
+CROSS_MESSAGES = {
+    "requiresOneOf": ("== 0", "at least one must be set"),
+    "mutuallyExclusive": ("> 1", "at most one may be set"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ValidateView:
+    recv: str  # "v *Todo", "v Email"
+    doc: str
+    body: list[str]
+
+
+def generate(g: GoGen, pkg: Package) -> OutputFile | None:
+    helpers = PackageHelpers()
+    checks = FieldChecks(g.design, g.needs, helpers)
+    out: list[ValidateView] = []
+    std: set[str] = set()
+    for name in sorted(pkg.scalars):
+        s = pkg.scalars[name]
+        if scalar_validates(s):
+            out.append(scalar_view(g, checks, s, pkg.name, std))
+    for name in sorted(pkg.types):
+        t = pkg.types[name]
+        if g.needs.validates(t):
+            out.append(type_view(g, checks, t, pkg.name, std))
+    if not out:
+        return None
+    imports = g.imports()
+    for path in sorted(std | helpers.imports):
+        imports.std(path)
+    path = f"{g.layout.types_dir(pkg.name)}/validate.go"
+    return go_file(path, Owner.REGEN, pkg.name, "validate.go.j2", imports, methods=out,
+                   helpers=sorted(helpers.names), patterns=sorted(helpers.patterns.items(), key=lambda p: p[1]))
+
+
+def scalar_view(g: GoGen, checks: FieldChecks, s: ScalarDecl, package: str, std: set[str]) -> ValidateView:
+    em = Emitter()
+    leaf = Leaf(s.primitive, Resolved(Kind.SCALAR, s.name, package, s), package, ())
+    for d in s.decorators:
+        if d.name in VALIDATORS:
+            checks.decorator(em, d, "v", s.primitive, leaf, "")
+    em.lines.append("return nil")
+    std.update(em.std)
+    return ValidateView(f"v {s.name}", f"Validate checks a {s.name} value against its declared constraints.",
+                        em.lines)
+
+
+def type_view(g: GoGen, checks: FieldChecks, t: TypeDecl, package: str, std: set[str]) -> ValidateView:
+    em = Emitter()
+    params = tuple(p.name for p in t.params)
+    mapper_pointer = g.mapper(g.imports(), package).pointer
+    for m in g.design.members(t, package):
+        if isinstance(m, Mixin):
+            if g.needs.leaf_validates(g.design.resolve(m.ref, package, params)):
+                em.lines.append(f"if err := v.{m.ref.name}.Validate(); err != nil {{\n\treturn err\n}}")
+            continue
+        if m.sensitive:
+            continue
+        checks.field(em, m, f"v.{g.design.go_name(m)}", mapper_pointer(m), m.label)
+    _cross_field(g, em, t, package)
+    em.lines.append("return nil")
+    std.update(em.std)
+    recv = f"{t.name}[{', '.join(params)}]" if params else t.name
+    return ValidateView(f"v *{recv}", f"Validate checks a {t.name} and stops at the first violation.", em.lines)
+
+
+def _cross_field(g: GoGen, em: Emitter, t: TypeDecl, package: str) -> None:
+    fields = {f.name: f for f in g.design.flat_fields(t, package)}
+    for d in t.decorators:
+        if d.name not in CROSS_FIELD:
+            continue
+        members = [fields[n] for n in arg_strings(d) if n in fields]
+        cmp, reason = CROSS_MESSAGES[d.name]
+        names = " ".join(f.label for f in members)
+        counts = "".join(f"if v.{g.design.go_name(f)} != nil {{\n\tn++\n}}\n" for f in members)
+        em.std.add("errors")
+        message = go_string(f"{d.name} [{names}] - {reason}")
+        em.lines.append(f"{{\nn := 0\n{counts}if n {cmp} {{\n\treturn errors.New({message})\n}}\n}}")
