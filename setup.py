@@ -5,7 +5,12 @@ installing kit needs a C compiler but not the tree-sitter CLI (grammar/src/parse
 generated and committed).
 """
 
+from glob import glob
+from platform import system
+
 from setuptools import Extension, setup
+
+COMPILE_ARGS = ["/std:c11", "/utf-8"] if system() == "Windows" else ["-std=c11", "-fvisibility=hidden"]
 
 setup(
     ext_modules=[
@@ -13,7 +18,8 @@ setup(
             name="kit_core._kit_grammar",
             sources=["grammar/src/parser.c", "grammar/bindings/python/binding.c"],
             include_dirs=["grammar/src"],
-            extra_compile_args=["-std=c11", "-O2", "-Wno-unused-but-set-variable"],
+            depends=sorted(glob("grammar/src/tree_sitter/*.h")),  # shipped in the sdist too
+            extra_compile_args=COMPILE_ARGS,
             define_macros=[("PY_SSIZE_T_CLEAN", None), ("TREE_SITTER_HIDE_SYMBOLS", None)],
         )
     ],
