@@ -24,5 +24,6 @@ for f in parser.c grammar.json node-types.json; do
 done
 if [ "$status" -ne 0 ]; then
     echo "check-generated: run 'cd grammar && tree-sitter generate' and commit grammar/src" >&2
+    echo "check-generated: (committed src/ was made with tree-sitter-cli 0.27.1; this is $(tree-sitter --version))" >&2
 fi
 exit "$status"

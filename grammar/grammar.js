@@ -6,9 +6,9 @@
  *
  * The grammar is deliberately permissive where `kit_core/lower.py` can give a better,
  * located diagnostic than an ERROR node:
- *   - decorators are free items of the file, of type/error/enum bodies and of method
- *     heads; lowering attaches them by the line rules of §2.11 (a decorator written
- *     after a declaration on its line, or before a mixin, is reported there);
+ *   - decorators are free items of the file and of type/error/enum bodies; lowering
+ *     attaches them by the line rules of §2.11 (a decorator written after a
+ *     declaration on its line, or before a mixin, is reported there);
  *   - `type T` parses without a body; `error` takes any identifier as category;
  *   - any `\` escape and any `\u{...}` spelling lexes; lowering checks them;
  *   - a number followed by any letters lexes as `invalid_number`;
@@ -22,6 +22,11 @@
  *   `Count int`, `Meta map<..>`  -> field (upper-case name followed by a built-in/map)
  *   `id string`, `event Foo`     -> field (lower-case name or keyword)
  *   `Audit`, `CreatedAt MyType`  -> mixin(s)
+ *
+ * Keywords (§1.3) are extracted from `identifier` (`word`), and tree-sitter only lexes
+ * a keyword where that keyword is valid: everywhere else `event`, `payload`, `type`...
+ * are plain identifiers, as §1.3 wants for field names, enum values, path segments,
+ * decorator names and arguments. Lowering refuses a keyword as a declaration name.
  */
 
 /// <reference types="tree-sitter-cli/dsl" />
@@ -192,12 +197,12 @@ module.exports = grammar({
       repeat(seq('-', optional($._segment_part))),
     ),
 
-    _segment_part: $ => choice(field('word', $._word), field('parameter', $.path_parameter)),
+    _segment_part: $ => choice(field('word', $._name), field('parameter', $.path_parameter)),
 
     // `{` glued to `/` or `-` opens a variable; after a space it opens the body.
     path_parameter: $ => seq(
       token.immediate('{'),
-      field('name', $._word),
+      field('name', $._name),
       optional(field('wildcard', '...')),
       '}',
     ),
@@ -249,7 +254,7 @@ module.exports = grammar({
 
     decorator: $ => seq(
       '@',
-      field('name', $._word),
+      field('name', $._name),
       optional(field('arguments', $.argument_list)),
     ),
 
@@ -259,7 +264,7 @@ module.exports = grammar({
     // a named argument `k: v` and an object literal `{...}`.
     _argument: $ => choice($._literal, $.decorator, $.named_argument, $.object_literal),
 
-    named_argument: $ => seq(field('name', $._word), ':', field('value', $._argument)),
+    named_argument: $ => seq(field('name', $._name), ':', field('value', $._argument)),
 
     object_literal: $ => seq('{', commaSep(field('entry', $._argument)), '}'),
 
@@ -285,7 +290,7 @@ module.exports = grammar({
 
     qualified_identifier: $ => seq(
       optional(seq(field('package', $._name), '.')),
-      field('name', $._word),
+      field('name', $._name),
     ),
 
     negative_number: $ => seq('-', field('number', choice($.integer, $.float))),
@@ -318,15 +323,11 @@ module.exports = grammar({
     // ------------------------------------------------------------ names
 
     // Upper-case-first names are their own token so that `Audit` (mixin) and
-    // `id string` (field) are told apart by the parser; keywords are extracted from
-    // `identifier` and are plain identifiers wherever they are not valid keywords.
+    // `id string` (field) are told apart by the parser.
     identifier: _ => /[a-z_][A-Za-z0-9_]*/,
     type_identifier: _ => /[A-Z][A-Za-z0-9_]*/,
 
     _name: $ => choice($.identifier, $.type_identifier),
-
-    // A word where keywords are also valid (decorator names, path segments).
-    _word: $ => choice($.identifier, $.type_identifier),
   },
 });
 
