@@ -318,7 +318,7 @@ module.exports = grammar({
 
     raw_string: _ => /`[^`]*`/,
 
-    comment: _ => token(seq('//', /[^\n]*/)),
+    comment: _ => token(seq('//', /[^\r\n]*/)), // the CR of a CRLF is not part of it
 
     // ------------------------------------------------------------ names
 

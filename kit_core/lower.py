@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -74,6 +73,7 @@ ERROR_CATEGORIES: dict[str, int] = {
 }  # fmt: skip
 
 INT64_MAX = 2**63 - 1
+MAX_NESTING = 50  # deeper type arguments or array literals are refused (no design needs them)
 
 _DURATION_NS = {"ns": 1, "us": 1_000, "µs": 1_000, "ms": 1_000_000, "s": 10**9, "m": 60 * 10**9,
                 "h": 3600 * 10**9}  # fmt: skip
@@ -166,6 +166,7 @@ class _Lowerer:
         self.ascii = src.isascii()
         self._index: LineIndex | None = None  # built only for offsets that are not node ends
         self.diags: list[Diagnostic] = []
+        self._depth = 0  # nesting of type arguments / array literals being lowered
         self.comments = self._collect_comments(tree.root_node)
 
     # ------------------------------------------------------------------ helpers
@@ -235,35 +236,34 @@ class _Lowerer:
         comments: list[Comment] = []
         own: list[bool] = []
         for n in nodes:
-            raw = self.src[n.start_byte : n.end_byte].rstrip(b"\r")
-            text = raw.decode("utf-8", "replace")
-            full = self.span(n)
-            cut = n.end_byte - n.start_byte - len(raw)  # a CR before the LF is not the comment's
-            span = (
-                full
-                if not cut
-                else replace(
-                    full,
-                    end_byte=full.end_byte - cut,
-                    end_col=full.end_col - cut,
-                    end_col16=full.end_col16 - cut,
-                )
-            )
-            comments.append(Comment(text, span))
+            comments.append(Comment(self.text(n), self.span(n)))
             line_start = self.src.rfind(b"\n", 0, n.start_byte) + 1
             own.append(not self.src[line_start : n.start_byte].strip())
         return _Comments(comments, own)
 
     # ------------------------------------------------------------------ errors
 
-    def report_syntax_errors(self, node: Node) -> None:
-        for child in node.children:
-            if child.is_error:
-                self._report_error_node(child, node)
-            elif child.is_missing:
-                self.syntax_error(child, f"expected {_describe(child)}")
-            elif child.has_error:
-                self.report_syntax_errors(child)
+    def report_syntax_errors(self, root: Node) -> None:
+        """One diagnostic per ERROR / MISSING node (walked without recursion)."""
+        before = len(self.diags)
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            for child in reversed(node.children):
+                if child.is_error:
+                    self._report_error_node(child, node)
+                elif child.is_missing:
+                    self.syntax_error(child, f"expected {_describe(child)}")
+                elif child.has_error:
+                    stack.append(child)
+        if len(self.diags) == before:
+            self._report_unparsed(root)
+
+    def _report_unparsed(self, root: Node) -> None:
+        """When recovery gave up, the root holds bare tokens: report the first one."""
+        stray = next((c for c in root.children if not c.is_named or c.has_error), root)
+        leaf = _first_leaf(stray) or stray
+        self.syntax_error(leaf, f"unexpected `{_shorten(self.text(leaf))}`")
 
     def _report_error_node(self, node: Node, parent: Node) -> None:
         leaf = _first_leaf(node)
@@ -696,6 +696,16 @@ class _Lowerer:
     # ------------------------------------------------------------------ types
 
     def type_ref(self, node: Node) -> TypeRef:
+        if self._depth >= MAX_NESTING:
+            self.syntax_error(node, f"type nested more than {MAX_NESTING} levels deep")
+            return _empty_ref(self.span(node))
+        self._depth += 1
+        try:
+            return self._type_ref(node)
+        finally:
+            self._depth -= 1
+
+    def _type_ref(self, node: Node) -> TypeRef:
         base = node.child_by_field_name("base")
         dims = len(node.children_by_field_name("array"))
         optional = node.child_by_field_name("optional") is not None
@@ -792,9 +802,19 @@ class _Lowerer:
             value = f"{self.text(pkg)}.{name}" if pkg is not None else name
             return Literal(LiteralKind.IDENT, text, value, span)
         if kind == "array":
-            items = [self._argument(item, outer) for item in node.children_by_field_name("item")]
-            return Literal(LiteralKind.ARRAY, text, None, span, tuple(i for i in items if i is not None))
+            return Literal(LiteralKind.ARRAY, text, None, span, self._array_items(node, outer))
         return Literal(LiteralKind.IDENT, text, text, span)  # an ERROR-ish node: already reported
+
+    def _array_items(self, node: Node, outer: str) -> tuple[Literal, ...]:
+        if self._depth >= MAX_NESTING:
+            self.syntax_error(node, f"array literal nested more than {MAX_NESTING} levels deep")
+            return ()
+        self._depth += 1
+        try:
+            items = [self._argument(item, outer) for item in node.children_by_field_name("item")]
+        finally:
+            self._depth -= 1
+        return tuple(i for i in items if i is not None)
 
     def _number(self, node: Node, kind: str, text: str, span: Span) -> Literal:
         if kind == "integer":

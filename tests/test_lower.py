@@ -538,3 +538,27 @@ def test_lowering_a_3000_line_file_is_fast() -> None:
     elapsed = time.perf_counter() - start
     assert codes(f) == []
     assert elapsed < 0.5, f"lowering 3000 lines took {elapsed * 1000:.0f} ms"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "@x(" + "[" * 3000 + "]" * 3000 + ")\ntype T {}",
+        "@x(" + "[" * 3000,
+        "type T { a " + "A<" * 3000 + "B" + ">" * 3000 + " }",
+        "type T { a " + "A<" * 3000,
+    ],
+    ids=["deep-array", "deep-open-array", "deep-generic", "deep-open-generic"],
+)
+def test_deep_nesting_is_reported_not_a_crash(body: str) -> None:
+    f = one(body)
+    assert [c for c, _ in codes(f)] == ["parse/syntax"]
+
+
+def test_nesting_within_the_limit_is_fine() -> None:
+    t = decl("type T { a " + "A<" * 20 + "B" + ">" * 20 + " }")
+    ref = t.fields[0].type
+    depth = 0
+    while ref.args:
+        ref, depth = ref.args[0], depth + 1
+    assert (depth, ref.name) == (20, "B")

@@ -1666,17 +1666,17 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(14);
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(38);
-      if (('A' <= lookahead && lookahead <= 'Z')) ADVANCE(58);
-      if (('_' <= lookahead && lookahead <= 'z')) ADVANCE(57);
+      if (('A' <= lookahead && lookahead <= 'Z')) ADVANCE(59);
+      if (('_' <= lookahead && lookahead <= 'z')) ADVANCE(58);
       END_STATE();
     case 1:
       if (lookahead == '\n') SKIP(8);
       if (lookahead == '"') ADVANCE(49);
-      if (lookahead == '/') ADVANCE(51);
+      if (lookahead == '/') ADVANCE(52);
       if (lookahead == '\\') ADVANCE(10);
       if (('\t' <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ') ADVANCE(50);
-      if (lookahead != 0) ADVANCE(52);
+          lookahead == ' ') ADVANCE(51);
+      if (lookahead != 0) ADVANCE(53);
       END_STATE();
     case 2:
       if (lookahead == '-') ADVANCE(26);
@@ -1707,7 +1707,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(39);
       END_STATE();
     case 7:
-      if (lookahead == '/') ADVANCE(56);
+      if (lookahead == '/') ADVANCE(57);
       END_STATE();
     case 8:
       if (lookahead == '/') ADVANCE(7);
@@ -1715,16 +1715,16 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           lookahead == ' ') SKIP(8);
       END_STATE();
     case 9:
-      if (lookahead == '`') ADVANCE(55);
+      if (lookahead == '`') ADVANCE(56);
       if (lookahead != 0) ADVANCE(9);
       END_STATE();
     case 10:
-      if (lookahead == 'u') ADVANCE(54);
+      if (lookahead == 'u') ADVANCE(55);
       if (lookahead != 0 &&
-          lookahead != '\n') ADVANCE(53);
+          lookahead != '\n') ADVANCE(54);
       END_STATE();
     case 11:
-      if (lookahead == '}') ADVANCE(53);
+      if (lookahead == '}') ADVANCE(54);
       if (lookahead != 0 &&
           lookahead != '\n' &&
           lookahead != '"') ADVANCE(11);
@@ -1760,8 +1760,8 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(14);
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(38);
-      if (('A' <= lookahead && lookahead <= 'Z')) ADVANCE(58);
-      if (('_' <= lookahead && lookahead <= 'z')) ADVANCE(57);
+      if (('A' <= lookahead && lookahead <= 'Z')) ADVANCE(59);
+      if (('_' <= lookahead && lookahead <= 'z')) ADVANCE(58);
       END_STATE();
     case 15:
       if (eof) ADVANCE(16);
@@ -1788,8 +1788,8 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(15);
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(38);
-      if (('A' <= lookahead && lookahead <= 'Z')) ADVANCE(58);
-      if (('_' <= lookahead && lookahead <= 'z')) ADVANCE(57);
+      if (('A' <= lookahead && lookahead <= 'Z')) ADVANCE(59);
+      if (('_' <= lookahead && lookahead <= 'z')) ADVANCE(58);
       END_STATE();
     case 16:
       ACCEPT_TOKEN(ts_builtin_sym_end);
@@ -1818,7 +1818,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 24:
       ACCEPT_TOKEN(anon_sym_SLASH);
-      if (lookahead == '/') ADVANCE(56);
+      if (lookahead == '/') ADVANCE(57);
       END_STATE();
     case 25:
       ACCEPT_TOKEN(anon_sym_SLASH_SLASH);
@@ -1967,58 +1967,67 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 50:
       ACCEPT_TOKEN(sym__string_content);
-      if (lookahead == '/') ADVANCE(51);
-      if (lookahead == '\t' ||
-          (0x0b <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ') ADVANCE(50);
+      if (lookahead == '\r') ADVANCE(53);
       if (lookahead != 0 &&
-          (lookahead < '\t' || '\r' < lookahead) &&
+          lookahead != '\n' &&
           lookahead != '"' &&
-          lookahead != '\\') ADVANCE(52);
+          lookahead != '\\') ADVANCE(50);
       END_STATE();
     case 51:
       ACCEPT_TOKEN(sym__string_content);
       if (lookahead == '/') ADVANCE(52);
+      if (lookahead == '\t' ||
+          (0x0b <= lookahead && lookahead <= '\r') ||
+          lookahead == ' ') ADVANCE(51);
+      if (lookahead != 0 &&
+          (lookahead < '\t' || '\r' < lookahead) &&
+          lookahead != '"' &&
+          lookahead != '\\') ADVANCE(53);
+      END_STATE();
+    case 52:
+      ACCEPT_TOKEN(sym__string_content);
+      if (lookahead == '/') ADVANCE(50);
       if (lookahead != 0 &&
           lookahead != '\n' &&
           lookahead != '"' &&
-          lookahead != '\\') ADVANCE(52);
+          lookahead != '\\') ADVANCE(53);
       END_STATE();
-    case 52:
+    case 53:
       ACCEPT_TOKEN(sym__string_content);
       if (lookahead != 0 &&
           lookahead != '\n' &&
           lookahead != '"' &&
-          lookahead != '\\') ADVANCE(52);
-      END_STATE();
-    case 53:
-      ACCEPT_TOKEN(sym_escape_sequence);
+          lookahead != '\\') ADVANCE(53);
       END_STATE();
     case 54:
       ACCEPT_TOKEN(sym_escape_sequence);
-      if (lookahead == '{') ADVANCE(11);
       END_STATE();
     case 55:
-      ACCEPT_TOKEN(sym_raw_string);
+      ACCEPT_TOKEN(sym_escape_sequence);
+      if (lookahead == '{') ADVANCE(11);
       END_STATE();
     case 56:
-      ACCEPT_TOKEN(sym_comment);
-      if (lookahead != 0 &&
-          lookahead != '\n') ADVANCE(56);
+      ACCEPT_TOKEN(sym_raw_string);
       END_STATE();
     case 57:
+      ACCEPT_TOKEN(sym_comment);
+      if (lookahead != 0 &&
+          lookahead != '\n' &&
+          lookahead != '\r') ADVANCE(57);
+      END_STATE();
+    case 58:
       ACCEPT_TOKEN(sym_identifier);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(57);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(58);
       END_STATE();
-    case 58:
+    case 59:
       ACCEPT_TOKEN(sym_type_identifier);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(58);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(59);
       END_STATE();
     default:
       return false;
