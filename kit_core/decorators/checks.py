@@ -159,8 +159,10 @@ def route_prefix(dec: Decorator) -> Iterator[ArgProblem]:
     for lit in _strings(dec):
         text = literal_text(lit)
         if not text.startswith("/") or text.endswith("/") or "//" in text:
-            yield ArgProblem(lit.span, f"@prefix({lit.text}) must start with / and not end with / "
-                                       "(for example \"/v1/users\")")
+            yield ArgProblem(
+                lit.span,
+                f'@prefix({lit.text}) must start with / and not end with / (for example "/v1/users")',
+            )
         elif not all(_SEGMENT.fullmatch(s) for s in text[1:].split("/")):
             yield ArgProblem(lit.span, f"@prefix({lit.text}) holds a segment that is not a word or {{var}}")
 
@@ -170,8 +172,11 @@ def relative_dir(dec: Decorator) -> Iterator[ArgProblem]:
         text = literal_text(lit)
         parts = [p for p in text.replace("\\", "/").split("/") if p not in ("", ".")]
         if text.startswith("/") or "\\" in text or ".." in parts or not parts:
-            yield ArgProblem(lit.span, f"@{dec.name}({lit.text}) must be a relative directory path "
-                                       "without .. (for example \"admin/users\")")
+            yield ArgProblem(
+                lit.span,
+                f"@{dec.name}({lit.text}) must be a relative directory path "
+                'without .. (for example "admin/users")',
+            )
 
 
 def combine(*checks: Callable[[Decorator], Iterable[ArgProblem]]) -> tuple[ArgCheck, ...]:

@@ -90,14 +90,23 @@ FORMATS: dict[str, Format] = {
         Format("email", "email", "an RFC 5322 address (display-name forms parse)", _email),
         Format("url", "URL", "a parseable URL with scheme http or https", _url),
         Format("uri", "URI", "a parseable URI with a non-empty scheme", _uri),
-        Format("uuid", "UUID", "8-4-4-4-12 hex digits, any version, either case",
-               _rx(r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}")),
-        Format("datetime", "RFC 3339 datetime", "an RFC 3339 timestamp (fraction and offset allowed)",
-               _rx(_DATETIME)),
+        Format(
+            "uuid",
+            "UUID",
+            "8-4-4-4-12 hex digits, any version, either case",
+            _rx(r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"),
+        ),
+        Format(
+            "datetime",
+            "RFC 3339 datetime",
+            "an RFC 3339 timestamp (fraction and offset allowed)",
+            _rx(_DATETIME),
+        ),
         Format("date", "date", "YYYY-MM-DD", _rx(r"\d{4}-\d{2}-\d{2}")),
         Format("time", "time", "HH:MM:SS with no offset", _rx(r"\d{2}:\d{2}:\d{2}")),
-        Format("phone", "phone", "optional +, then 6-20 of digits, space, (, ), -",
-               _rx(r"\+?[0-9 ()\-]{6,20}")),
+        Format(
+            "phone", "phone", "optional +, then 6-20 of digits, space, (, ), -", _rx(r"\+?[0-9 ()\-]{6,20}")
+        ),
         Format("ipv4", "IPv4", "a dotted IPv4 address", lambda v: _ip(v, 4)),
         Format("ipv6", "IPv6", "an IPv6 address (not a plain v4 form)", lambda v: _ip(v, 6)),
         Format("cidr", "CIDR", "a v4 or v6 CIDR block", _cidr),
@@ -105,8 +114,12 @@ FORMATS: dict[str, Format] = {
         Format("creditcard", "credit card number", "12-19 digits (no checksum)", _rx(r"\d{12,19}")),
         Format("base64", "base64", "standard alphabet, padded", lambda v: _b64(v, None)),
         Format("base64url", "base64url", "URL-safe alphabet, padded", lambda v: _b64(v, b"-_")),
-        Format("hexcolor", "hex color", "optional # then 3 or 6 hex digits",
-               _rx(r"#?([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})")),
+        Format(
+            "hexcolor",
+            "hex color",
+            "optional # then 3 or 6 hex digits",
+            _rx(r"#?([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})"),
+        ),
         Format("json", "JSON", "any valid JSON document", _json),
     )
 }

@@ -283,3 +283,7 @@ register("event/contract-collision", E, "events {name} and {other} share the con
          "a distinct "
          "@contract", "two events with one wire identity")
 register("event/contract-format", E, "@contract({value}) {reason}", "an empty or whitespace contract subject")
+register("service/message-type", E, "{clause} {type} {reason}",
+         "a request or response naming a built-in type, or a request naming an enum or scalar")
+register("internal/analyzer-error", E, "internal error in the {rule} rules: {error} - please report it with the "
+         "design that triggers it", "a bug in kit's analyzer (the design may be fine)")

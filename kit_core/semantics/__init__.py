@@ -30,7 +30,21 @@ from kit_core.semantics.types import (
 )
 
 __all__ = [
-    "EffectiveField", "ErrorRef", "FieldBinding", "HttpModel", "Location", "MethodInfo", "TypeIndex",
-    "TypeShape", "ValueClass", "holds_nil", "http_model", "is_nullable", "is_optional", "is_sensitive",
-    "json_key", "validators", "value_class",
+    "EffectiveField",
+    "ErrorRef",
+    "FieldBinding",
+    "HttpModel",
+    "Location",
+    "MethodInfo",
+    "TypeIndex",
+    "TypeShape",
+    "ValueClass",
+    "holds_nil",
+    "http_model",
+    "is_nullable",
+    "is_optional",
+    "is_sensitive",
+    "json_key",
+    "validators",
+    "value_class",
 ]

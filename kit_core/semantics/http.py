@@ -251,8 +251,9 @@ def _wire(ef: EffectiveField, dec: Decorator) -> str:
 # --------------------------------------------------------------------------- chains
 
 
-def _chain(kind: str, primary: ServiceDecl | None, block: ServiceDecl, method: Method,
-           extra: Sequence[str] = ()) -> tuple[str, ...]:
+def _chain(
+    kind: str, primary: ServiceDecl | None, block: ServiceDecl, method: Method, extra: Sequence[str] = ()
+) -> tuple[str, ...]:
     inherited = decorator_strings(primary.decorators if primary else (), kind)
     if block is not primary:
         inherited += decorator_strings(block.decorators, kind)
@@ -303,8 +304,9 @@ class _Builder:
             groups.setdefault(m.output_dir, []).append(m)
         return HttpModel(tuple(methods), {k: tuple(v) for k, v in groups.items()})
 
-    def method(self, package: str, service: str, primary: ServiceDecl | None, block: ServiceDecl,
-               method: Method) -> MethodInfo:
+    def method(
+        self, package: str, service: str, primary: ServiceDecl | None, block: ServiceDecl, method: Method
+    ) -> MethodInfo:
         prefix = first_string(primary.decorators, "prefix") if primary else None
         route = method.route.text if method.route else route_from_method(method.name)
         full = join_route(self.base, prefix or "", route)
@@ -321,23 +323,38 @@ class _Builder:
         op_id = first_string(method.decorators, "operationId")
         file = self.symbols.packages[package].file_of(block)
         return MethodInfo(
-            package=package, service=service, method=method, block=block, primary=primary, file=file,
-            verb=method.verb.upper(), route=route, full_route=full,
+            package=package,
+            service=service,
+            method=method,
+            block=block,
+            primary=primary,
+            file=file,
+            verb=method.verb.upper(),
+            route=route,
+            full_route=full,
             mux_pattern=mux_pattern(method.verb.upper(), full),
-            path_vars=route_vars((prefix or "") + route), base_vars=route_vars(self.base),
-            request=request, response=response, request_fields=req_fields, response_fields=resp_fields,
+            path_vars=route_vars((prefix or "") + route),
+            base_vars=route_vars(self.base),
+            request=request,
+            response=response,
+            request_fields=req_fields,
+            response_fields=resp_fields,
             middlewares=_chain("middlewares", primary, block, method),
             tags=_chain("tags", primary, block, method, [group] if group else []),
             security=_security(primary, block, method),
             errors=self.errors(package, method),
-            group=group, output_dir=group or file_case(service, self.case),
+            group=group,
+            output_dir=group or file_case(service, self.case),
             file_stem=file_case(method.name, self.case),
             status=success_status(method.verb, has_body, explicit_status),
             explicit_status=explicit_status is not None,
-            operation_id=op_id or f"{service}_{method.name}", explicit_operation_id=op_id is not None,
-            summary=first_string(method.decorators, "summary"), doc=method.doc,
-            deprecated=any(d is not None and d.decorator("deprecated") is not None
-                           for d in (method, block, primary)),
+            operation_id=op_id or f"{service}_{method.name}",
+            explicit_operation_id=op_id is not None,
+            summary=first_string(method.decorators, "summary"),
+            doc=method.doc,
+            deprecated=any(
+                d is not None and d.decorator("deprecated") is not None for d in (method, block, primary)
+            ),
             passthrough=method.decorator("passthrough") is not None,
             timeout_ns=first_int(method.decorators, "timeout", 1_000_000_000),
             max_body_size=first_int(method.decorators, "maxBodySize"),
@@ -358,7 +375,8 @@ class _Builder:
         return tuple(out.values())
 
 
-def http_model(symbols: SymbolTable, manifest: Manifest | None = None,
-               index: TypeIndex | None = None) -> HttpModel:
+def http_model(
+    symbols: SymbolTable, manifest: Manifest | None = None, index: TypeIndex | None = None
+) -> HttpModel:
     """Every method of the design with its route, bindings, chains and output names."""
     return _Builder(symbols, manifest, index or TypeIndex(symbols)).build()

@@ -134,8 +134,12 @@ def value_class(shape: TypeShape) -> ValueClass:
 
 
 _PRIMITIVE_CLASS: dict[str, ValueClass] = {
-    "string": ValueClass.STRING, "bytes": ValueClass.BYTES, "bool": ValueClass.BOOL,
-    "datetime": ValueClass.DATETIME, "file": ValueClass.FILE, "any": ValueClass.ANY,
+    "string": ValueClass.STRING,
+    "bytes": ValueClass.BYTES,
+    "bool": ValueClass.BOOL,
+    "datetime": ValueClass.DATETIME,
+    "file": ValueClass.FILE,
+    "any": ValueClass.ANY,
     **{p: ValueClass.UINT if p.startswith("u") else ValueClass.INT for p in INT_PRIMITIVES},
     **{p: ValueClass.FLOAT for p in FLOAT_PRIMITIVES},
 }
@@ -147,8 +151,13 @@ COLLECTION_CLASSES = frozenset({ValueClass.ARRAY, ValueClass.MAP, ValueClass.BYT
 
 def holds_nil(shape: TypeShape) -> bool:
     """Whether the Go type already holds nil (slice, map, []byte, any, file header pointer)."""
-    return value_class(shape) in (ValueClass.ARRAY, ValueClass.MAP, ValueClass.BYTES, ValueClass.ANY,
-                                  ValueClass.FILE)
+    return value_class(shape) in (
+        ValueClass.ARRAY,
+        ValueClass.MAP,
+        ValueClass.BYTES,
+        ValueClass.ANY,
+        ValueClass.FILE,
+    )
 
 
 # --------------------------------------------------------------------------- fields
@@ -238,18 +247,32 @@ class TypeIndex:
         if resolved.kind is Kind.PARAM:
             bound = scope.get(ref.name)
             if bound is not None:
-                return replace(bound, array_dims=bound.array_dims + ref.array_dims,
-                               optional=bound.optional or ref.optional, ref=ref)
-        return TypeShape(resolved.kind, resolved.name, resolved.package, resolved.decl, args,
-                         ref.array_dims, ref.optional, ref)
+                return replace(
+                    bound,
+                    array_dims=bound.array_dims + ref.array_dims,
+                    optional=bound.optional or ref.optional,
+                    ref=ref,
+                )
+        return TypeShape(
+            resolved.kind,
+            resolved.name,
+            resolved.package,
+            resolved.decl,
+            args,
+            ref.array_dims,
+            ref.optional,
+            ref,
+        )
 
-    def params_of(self, decl: TypeDecl | ErrorDecl,
-                  args: tuple[TypeShape, ...] = ()) -> dict[str, TypeShape | None]:
+    def params_of(
+        self, decl: TypeDecl | ErrorDecl, args: tuple[TypeShape, ...] = ()
+    ) -> dict[str, TypeShape | None]:
         names = [p.name for p in decl.params] if isinstance(decl, TypeDecl) else []
         return {n: (args[i] if i < len(args) else None) for i, n in enumerate(names)}
 
-    def fields(self, decl: TypeDecl | ErrorDecl, package: str,
-               args: tuple[TypeShape, ...] = ()) -> tuple[EffectiveField, ...]:
+    def fields(
+        self, decl: TypeDecl | ErrorDecl, package: str, args: tuple[TypeShape, ...] = ()
+    ) -> tuple[EffectiveField, ...]:
         """Own and mixin fields of a declaration in member order; ``args`` instantiate it."""
         key = (id(decl), args)
         cached = self._fields.get(key)
@@ -264,8 +287,14 @@ class TypeIndex:
             return ()
         return self.fields(shape.decl, shape.package, shape.args)
 
-    def _expand(self, decl: TypeDecl | ErrorDecl, package: str, args: tuple[TypeShape, ...],
-                via: tuple[Mixin, ...], seen: set[int]) -> Iterator[EffectiveField]:
+    def _expand(
+        self,
+        decl: TypeDecl | ErrorDecl,
+        package: str,
+        args: tuple[TypeShape, ...],
+        via: tuple[Mixin, ...],
+        seen: set[int],
+    ) -> Iterator[EffectiveField]:
         if id(decl) in seen:
             return
         seen = seen | {id(decl)}

@@ -1,0 +1,224 @@
+"""Decorator rules that need only the decorator and its site: unknown, removed,
+placement, `extend service` restrictions, repeats, argument count, kinds and values.
+
+Rules that need the decorated field's type live in `validators.py`; references to
+middlewares, errors, schemes and fields are checked where those are known.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from kit_core.analyzer.context import Ctx, related
+from kit_core.analyzer.walk import SiteNode, sites_of
+from kit_core.decorators import (
+    EXTEND_ALLOWED,
+    IDENT_ARGS,
+    REGISTRY,
+    REMOVED,
+    SITE_LABELS,
+    DecoratorSpec,
+    Site,
+    kind_accepts,
+)
+from kit_core.decorators.checks import literal_text
+from kit_core.model import Decorator, Literal, LiteralKind, ServiceDecl, SourceFile
+
+KEYWORDS = frozenset(
+    "package import type enum error scalar service extend middleware request response event payload map "
+    "true false null get post put patch delete head options".split()
+)
+
+
+def check_file(ctx: Ctx, file: SourceFile) -> None:
+    for node in sites_of(file):
+        seen: dict[str, Decorator] = {}
+        for dec in node.decorators:
+            spec = _known(ctx, dec, node)
+            if spec is None or not _placed(ctx, dec, spec, node):
+                continue
+            _repeat(ctx, dec, spec, node, seen)
+            if _arguments(ctx, dec, spec):
+                _values(ctx, dec, spec)
+
+
+def usable(dec: Decorator, site: Site) -> DecoratorSpec | None:
+    """The spec of a decorator that is known, allowed on the site and has well-formed
+    arguments (the later rule families look only at those)."""
+    spec = REGISTRY.get(dec.name)
+    if spec is None or site not in spec.sites:
+        return None
+    return spec if _shape_ok(dec, spec) else None
+
+
+def _known(ctx: Ctx, dec: Decorator, node: SiteNode) -> DecoratorSpec | None:
+    spec = REGISTRY.get(dec.name)
+    if spec is not None:
+        return spec
+    if dec.name in REMOVED:
+        ctx.report("decorator/removed", dec.name_span, name=dec.name, note=REMOVED[dec.name])
+        return None
+    close = difflib.get_close_matches(dec.name, list(REGISTRY), n=1, cutoff=0.75)
+    ctx.report(
+        "decorator/unknown",
+        dec.name_span,
+        name=dec.name,
+        hint=f" - did you mean @{close[0]}?" if close else "",
+    )
+    return None
+
+
+def _placed(ctx: Ctx, dec: Decorator, spec: DecoratorSpec, node: SiteNode) -> bool:
+    if node.site in spec.sites:
+        return True
+    if node.site is Site.EXTEND_SERVICE and (Site.METHOD in spec.sites or Site.SERVICE in spec.sites):
+        name = node.decl.name if isinstance(node.decl, ServiceDecl) else "?"
+        allowed = ", ".join(f"@{n}" for n in sorted(EXTEND_ALLOWED))
+        where = (
+            "put it on the primary service"
+            if Site.SERVICE in spec.sites and Site.METHOD not in spec.sites
+            else "put it on each method"
+        )
+        ctx.report(
+            "service/extend-decorator-not-method",
+            dec.name_span,
+            name=dec.name,
+            service=name,
+            hint=f"{where}; an extend block takes only {allowed}",
+        )
+        return False
+    sites = ", ".join(SITE_LABELS[s] for s in Site if s in spec.sites)
+    ctx.report("decorator/placement", dec.name_span, name=dec.name, site=SITE_LABELS[node.site], sites=sites)
+    return False
+
+
+def _repeat(
+    ctx: Ctx, dec: Decorator, spec: DecoratorSpec, node: SiteNode, seen: dict[str, Decorator]
+) -> None:
+    first = seen.get(dec.name)
+    if first is None:
+        seen[dec.name] = dec
+        return
+    if not spec.repeatable:
+        ctx.report(
+            "decorator/duplicate",
+            dec.name_span,
+            name=dec.name,
+            site=node.site.value,
+            related=related(first.span, f"first @{dec.name} here"),
+        )
+
+
+# --------------------------------------------------------------------------- arguments
+
+
+def _items(dec: Decorator, spec: DecoratorSpec) -> tuple[Literal, ...]:
+    if spec.variadic and len(dec.args) == 1 and dec.args[0].kind is LiteralKind.ARRAY:
+        return dec.args[0].items
+    return dec.args
+
+
+def _shape_ok(dec: Decorator, spec: DecoratorSpec) -> bool:
+    items = _items(dec, spec)
+    if spec.is_flag:
+        return not dec.args
+    if spec.variadic:
+        return bool(items) and all(_kind_ok(spec, i, lit) for i, lit in enumerate(items))
+    if not (spec.min_args or 0) <= len(items) <= len(spec.params):
+        return False
+    return all(_kind_ok(spec, i, lit) for i, lit in enumerate(items))
+
+
+def _kind_ok(spec: DecoratorSpec, index: int, lit: Literal) -> bool:
+    param = spec.param_for(index)
+    if param is None:
+        return False
+    if not any(kind_accepts(k, lit) for k in param.kinds):
+        return False
+    if lit.kind is LiteralKind.ARRAY:
+        return all(
+            it.kind not in (LiteralKind.ARRAY, LiteralKind.IDENT) or spec.name == "default"
+            for it in lit.items
+        )
+    return True
+
+
+def _expected_count(spec: DecoratorSpec) -> str:
+    if spec.variadic:
+        return "one or more arguments (or one array literal)"
+    lo, hi = spec.min_args or 0, len(spec.params)
+    names = ", ".join(p.name for p in spec.params)
+    if lo == hi:
+        return f"{hi} argument{'s' if hi != 1 else ''} ({names})"
+    return f"{lo} to {hi} arguments ({names})"
+
+
+def _arguments(ctx: Ctx, dec: Decorator, spec: DecoratorSpec) -> bool:
+    """Count and kinds; True when the values can be checked."""
+    if spec.is_flag:
+        if dec.args:
+            ctx.report(
+                "decorator/arity",
+                dec.span,
+                name=dec.name,
+                expected="no arguments (it is a flag)",
+                got=str(len(dec.args)),
+            )
+            return False
+        if dec.has_parens:
+            ctx.warn("decorator/flag-empty-parens", dec.span, name=dec.name)
+        return True
+    items = _items(dec, spec)
+    count_ok = bool(items) if spec.variadic else (spec.min_args or 0) <= len(items) <= len(spec.params)
+    if not count_ok:
+        ctx.report(
+            "decorator/arity", dec.span, name=dec.name, expected=_expected_count(spec), got=str(len(items))
+        )
+        return False
+    ok = True
+    for i, lit in enumerate(items):
+        if not _kind_ok(spec, i, lit):
+            param = spec.param_for(i)
+            expected = " or ".join(k.value for k in param.kinds) if param else "nothing"
+            ctx.report(
+                "decorator/argtype",
+                lit.span,
+                name=dec.name,
+                position=str(i + 1),
+                expected=expected,
+                got=_describe(lit),
+            )
+            ok = False
+    return ok
+
+
+def _describe(lit: Literal) -> str:
+    if lit.kind is LiteralKind.ARRAY:
+        inner = {_describe(i) for i in lit.items}
+        return "an array" + (f" of {', '.join(sorted(inner))}" if inner else "")
+    return f"{lit.kind.value} {lit.text}"
+
+
+def _values(ctx: Ctx, dec: Decorator, spec: DecoratorSpec) -> None:
+    for check in spec.checks:
+        for problem in check(dec):
+            ctx.report("decorator/argvalue", problem.span, message=problem.message)
+    if spec.ordered and len(dec.args) == 2:
+        low, high = dec.args
+        if (
+            isinstance(low.value, int | float)
+            and isinstance(high.value, int | float)
+            and low.value > high.value
+        ):
+            ctx.report("decorator/range", dec.span, name=dec.name, low=low.text, high=high.text)
+    if spec.name in IDENT_ARGS:
+        for lit in dec.args:
+            text = literal_text(lit)
+            if lit.is_string and text not in KEYWORDS and _registered_ident(spec, text):
+                ctx.warn("decorator/arg-prefer-ident", lit.span, name=dec.name, value=text)
+
+
+def _registered_ident(spec: DecoratorSpec, text: str) -> bool:
+    from kit_core.decorators import FORMATS
+
+    return spec.name == "format" and text in FORMATS

@@ -1,0 +1,134 @@
+"""Events (spec "Events" 1-4): a payload that is a declared type or a one-dimensional
+array of one, no bound fields in the payload, one wire identity per event."""
+
+from __future__ import annotations
+
+from kit_core.analyzer.context import Ctx, related
+from kit_core.decorators import BINDINGS
+from kit_core.model import EventDecl, SourceFile
+from kit_core.semantics.types import EffectiveField, TypeShape
+from kit_core.symbols import Kind
+
+PAYLOAD_BINDINGS = BINDINGS - {"body"}
+
+
+def check_file(ctx: Ctx, file: SourceFile) -> None:
+    if file.package is None:
+        return
+    for decl in file.declarations:
+        if isinstance(decl, EventDecl):
+            _event(ctx, decl, file.package)
+
+
+def contract_of(decl: EventDecl, package: str) -> str:
+    d = decl.decorator("contract")
+    if d is not None and d.args and d.args[0].is_string:
+        return str(d.args[0].value)
+    return f"{package}.{decl.name}"
+
+
+def _event(ctx: Ctx, decl: EventDecl, package: str) -> None:
+    d = decl.decorator("contract")
+    if d is not None and d.args and d.args[0].is_string:
+        value = str(d.args[0].value)
+        if not value.strip():
+            ctx.report("event/contract-format", d.args[0].span, value=d.args[0].text, reason="is empty")
+        elif any(c.isspace() for c in value):
+            ctx.report(
+                "event/contract-format",
+                d.args[0].span,
+                value=d.args[0].text,
+                reason='contains whitespace; a subject is one token such as "orders.placed.v1"',
+            )
+    if decl.payload is None:
+        ctx.report("event/payload-missing", decl.name_span, name=decl.name)
+        return
+    shape = ctx.shape(decl.payload, package)
+    if shape.kind is None:
+        return  # ref/unknown-symbol
+    if shape.kind is Kind.ERROR:
+        ctx.report(
+            "ref/unknown-symbol",
+            decl.payload.name_span,
+            what="payload type",
+            name=decl.payload.text(),
+            hint=f" - {shape.name} is an error; a payload must be a type",
+        )
+        return
+    reason = _kind_problem(shape)
+    if reason:
+        ctx.report(
+            "event/payload-kind", decl.payload.span, name=decl.name, type=decl.payload.text(), reason=reason
+        )
+        return
+    bound = _bound_field(ctx, shape.base(), set())
+    if bound is not None:
+        binding = next(d.name for d in bound.field.decorators if d.name in PAYLOAD_BINDINGS)
+        ctx.report(
+            "event/payload-binding",
+            decl.payload.span,
+            name=decl.name,
+            field=bound.name,
+            binding=binding,
+            related=related(bound.field.span, f"{bound.name} is bound here"),
+        )
+
+
+def _kind_problem(shape: TypeShape) -> str | None:
+    if shape.optional:
+        return "cannot be optional"
+    if shape.array_dims > 1:
+        return "may be an array of one dimension only"
+    if shape.kind is Kind.TYPE:
+        return None
+    words = {
+        Kind.PRIMITIVE: "a built-in type",
+        Kind.ENUM: "an enum",
+        Kind.SCALAR: "a scalar",
+        Kind.MAP: "a map",
+    }
+    return f"is {words.get(shape.kind, 'not a type')}; a payload must be a declared type"  # type: ignore[arg-type]
+
+
+def _bound_field(ctx: Ctx, shape: TypeShape, seen: set[tuple[str | None, str]]) -> EffectiveField | None:
+    key = (shape.package, shape.text())
+    if key in seen:
+        return None
+    seen.add(key)
+    for ef in ctx.index.fields_of(shape):
+        if any(d.name in PAYLOAD_BINDINGS for d in ef.field.decorators):
+            return ef
+        for inner in _structs(ef.shape):
+            found = _bound_field(ctx, inner, seen)
+            if found is not None:
+                return found
+    return None
+
+
+def _structs(shape: TypeShape) -> list[TypeShape]:
+    out = []
+    base = shape.base()
+    if base.kind is Kind.TYPE:
+        out.append(base)
+    for a in shape.args:
+        out.extend(_structs(a))
+    return out
+
+
+def check_design(ctx: Ctx) -> None:
+    seen: dict[str, tuple[str, EventDecl]] = {}
+    for pkg_name in sorted(ctx.symbols.packages):
+        for f in ctx.symbols.packages[pkg_name].files:
+            for decl in f.declarations:
+                if isinstance(decl, EventDecl):
+                    contract = contract_of(decl, pkg_name)
+                    prev = seen.setdefault(contract, (pkg_name, decl))
+                    if prev[1] is not decl and (prev[0], prev[1].name) != (pkg_name, decl.name):
+                        ctx.report(
+                            "event/contract-collision",
+                            decl.name_span,
+                            name=f"{pkg_name}.{decl.name}",
+                            other=f"{prev[0]}.{prev[1].name}",
+                            contract=contract,
+                            related=related(prev[1].name_span, "the other event is declared here"),
+                        )

@@ -1,0 +1,313 @@
+"""Routes and request bindings (decorator rules 14-16, "Generated HTTP routes" 1):
+route syntax, path variables against `@path` fields, verbs without a body, wire-name
+clashes, `@form` without a file, health paths and routes the Go mux cannot both hold."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from kit_core.analyzer.context import Ctx, related
+from kit_core.model import PathSegment
+from kit_core.semantics.http import BODY_VERBS, HEALTH_PATHS, FieldBinding, Location, MethodInfo, is_file
+from kit_core.source import Span
+
+
+def check_design(ctx: Ctx) -> None:
+    reported: set[tuple[int, str]] = set()
+    for m in ctx.http.methods:
+        _route_syntax(ctx, m)
+        _path_vars(ctx, m, reported)
+        _bindings(ctx, m, reported)
+        if m.full_route in HEALTH_PATHS:
+            what = "liveness" if m.full_route == "/healthz" else "readiness"
+            ctx.report("path/health-conflict", _route_span(m), route=m.full_route, method=_name(m), what=what)
+    _collisions(ctx, ctx.http.methods)
+
+
+def _name(m: MethodInfo) -> str:
+    return f"{m.service}.{m.method.name}"
+
+
+def _route_span(m: MethodInfo) -> Span:
+    return m.method.route.span if m.method.route else m.method.name_span
+
+
+# --------------------------------------------------------------------------- syntax
+
+
+def _route_syntax(ctx: Ctx, m: MethodInfo) -> None:
+    route = m.method.route
+    if route is None:
+        return
+    if len(route.text) > 1 and route.text.endswith("/"):
+        ctx.report("route/pattern", route.span, segment=route.text, reason="a route does not end with /")
+    if "//" in route.text:
+        ctx.report(
+            "route/pattern", route.span, segment=route.text, reason="a route has no empty segment (//)"
+        )
+    seen: dict[str, PathSegment] = {}
+    for i, seg in enumerate(route.segments):
+        problem = _segment_problem(seg, last=i == len(route.segments) - 1)
+        if problem:
+            ctx.report("route/pattern", seg.span, segment=seg.text, reason=problem)
+        if seg.var:
+            prev = seen.setdefault(seg.var, seg)
+            if prev is not seg:
+                ctx.report(
+                    "route/duplicate-path-var",
+                    seg.span,
+                    var=seg.var,
+                    route=route.text,
+                    related=related(prev.span, "first used here"),
+                )
+
+
+def _segment_problem(seg: PathSegment, last: bool) -> str | None:
+    if seg.var is None and ("{" in seg.text or "}" in seg.text):
+        return "a variable must be a whole segment, such as /{org}"
+    if seg.var is None and seg.text.endswith("-"):
+        return "a segment does not end with -"
+    if seg.wildcard and not last:
+        return "a {name...} wildcard must be the last segment"
+    return None
+
+
+# --------------------------------------------------------------------------- path variables
+
+
+def _var_span(m: MethodInfo, var: str) -> Span:
+    if m.method.route:
+        for seg in m.method.route.segments:
+            if seg.var == var:
+                return seg.span
+    prefix = m.primary.decorator("prefix") if m.primary else None
+    if prefix is not None and prefix.args:
+        return prefix.args[0].span
+    return _route_span(m)
+
+
+def _path_vars(ctx: Ctx, m: MethodInfo, reported: set[tuple[int, str]]) -> None:
+    path_fields = {b.wire_name: b for b in m.request_fields if b.location is Location.PATH}
+    by_name = {b.field.name: b for b in m.request_fields}
+    req = m.method.request.text() if m.method.request else None
+    for var in m.path_vars:
+        if var in path_fields:
+            continue
+        other = by_name.get(var)
+        if m.request is None:
+            reason = f"the method has no request type - add one with a field `{var} string @path`"
+        elif m.request.kind is None:
+            continue
+        elif other is not None and other.location is Location.NONE:
+            reason = f"field {var} of {req} is @sensitive and may not be named by a path variable"
+        elif other is not None:
+            reason = f"field {var} of {req} is not bound with @path - add @path"
+        else:
+            reason = f"request {req} has no @path field {var}"
+        ctx.report("path/param-missing", _var_span(m, var), var=var, method=_name(m), reason=reason)
+    allowed = set(m.path_vars) | set(m.base_vars)
+    for wire, b in path_fields.items():
+        key = (id(b.field.field), "orphan")
+        if wire not in allowed and key not in reported:
+            reported.add(key)
+            span = b.decorator.span if b.decorator else b.field.field.name_span
+            ctx.report(
+                "path/param-orphan",
+                span,
+                field=b.field.name,
+                method=_name(m),
+                route=m.route,
+                related=related(_route_span(m), "the route"),
+            )
+
+
+# --------------------------------------------------------------------------- bindings
+
+
+def _bindings(ctx: Ctx, m: MethodInfo, reported: set[tuple[int, str]]) -> None:
+    if m.verb.lower() not in BODY_VERBS:
+        for b in m.request_fields:
+            key = (id(b.field.field), m.verb)
+            if b.explicit and b.location in (Location.BODY, Location.FORM) and key not in reported:
+                reported.add(key)
+                assert b.decorator is not None
+                ctx.report(
+                    "binding/verb",
+                    b.decorator.name_span,
+                    binding=b.location.value,
+                    field=b.field.name,
+                    verb=m.verb,
+                    related=related(_route_span(m), f"used by {_name(m)}"),
+                )
+    _wire_names(ctx, m, reported)
+    has_file = any(is_file(b.field.shape) for b in m.request_fields)
+    if not has_file:
+        for b in m.request_fields:
+            key = (id(b.field.field), "form")
+            if b.explicit and b.location is Location.FORM and key not in reported:
+                reported.add(key)
+                assert b.decorator is not None
+                ctx.report(
+                    "binding/form-without-file",
+                    b.decorator.name_span,
+                    field=b.field.name,
+                    request=m.method.request.text() if m.method.request else "?",
+                )
+
+
+def _wire_names(ctx: Ctx, m: MethodInfo, reported: set[tuple[int, str]]) -> None:
+    seen: dict[tuple[Location, str], FieldBinding] = {}
+    for b in m.request_fields:
+        if b.location in (Location.BODY, Location.NONE):
+            continue
+        wire = b.wire_name.lower() if b.location is Location.HEADER else b.wire_name
+        prev = seen.setdefault((b.location, wire), b)
+        key = (id(b.field.field), "wire")
+        if prev is not b and key not in reported:
+            reported.add(key)
+            span = b.decorator.span if b.decorator else b.field.field.name_span
+            ctx.report(
+                "binding/duplicate-wire-name",
+                span,
+                field=prev.field.name,
+                other=b.field.name,
+                location=b.location.value,
+                wire=b.wire_name,
+                related=related(prev.field.field.name_span, f"{prev.field.name} is declared here"),
+            )
+
+
+# --------------------------------------------------------------------------- collisions
+
+
+def _segments(route: str) -> tuple[str, ...]:
+    """`*` for a `{var}`, `**` for a `{var...}`, the literal otherwise."""
+    out = []
+    for s in route.strip("/").split("/") if route != "/" else ():
+        if s.startswith("{") and s.endswith("}"):
+            out.append("**" if s.endswith("...}") else "*")
+        else:
+            out.append(s)
+    return tuple(out)
+
+
+def _compare_paths(a: tuple[str, ...], b: tuple[str, ...]) -> str:
+    """Go ServeMux path relationship: equivalent, more-specific, more-general, overlaps, disjoint."""
+    rel = "equivalent"
+    i = 0
+    while i < len(a) and i < len(b) and a[i] != "**" and b[i] != "**":
+        x, y = a[i], b[i]
+        if x != "*" and y != "*":
+            if x != y:
+                return "disjoint"
+        elif x == "*" and y != "*":
+            rel = _combine(rel, "more-general")
+        elif y == "*" and x != "*":
+            rel = _combine(rel, "more-specific")
+        i += 1
+    ra, rb = a[i:], b[i:]
+    if not ra and not rb:
+        return rel
+    if ra == ("**",) and rb == ("**",):
+        return rel
+    if ra and ra[0] == "**":
+        return _combine(rel, "more-general")
+    if rb and rb[0] == "**":
+        return _combine(rel, "more-specific")
+    return "disjoint"
+
+
+def _combine(r1: str, r2: str) -> str:
+    if "disjoint" in (r1, r2):
+        return "disjoint"
+    if r1 == "equivalent":
+        return r2
+    if r2 == "equivalent" or r1 == r2:
+        return r1
+    return "overlaps"
+
+
+def _method_rel(a: str, b: str) -> str | None:
+    if a == b:
+        return "equivalent"
+    if (a, b) == ("HEAD", "GET"):
+        return "more-specific"
+    if (a, b) == ("GET", "HEAD"):
+        return "more-general"
+    return None
+
+
+def conflicts(a: MethodInfo, b: MethodInfo) -> bool:
+    mrel = _method_rel(a.verb, b.verb)
+    if mrel is None:
+        return False
+    prel = _compare_paths(_segments(a.full_route), _segments(b.full_route))
+    if prel == "disjoint":
+        return False
+    return _combine(mrel, prel) in ("equivalent", "overlaps")
+
+
+def _collisions(ctx: Ctx, methods: tuple[MethodInfo, ...]) -> None:
+    """Pairs that can conflict: same segment count and first literal, or one side starting
+    with a variable or holding a wildcard (compared with everything)."""
+    buckets: dict[tuple[int, str], list[MethodInfo]] = defaultdict(list)
+    wild: list[MethodInfo] = []
+    for m in methods:
+        segs = _segments(m.full_route)
+        if not segs or segs[0] in ("*", "**") or "**" in segs:
+            wild.append(m)
+        else:
+            buckets[(len(segs), segs[0])].append(m)
+    reported: set[int] = set()
+    for group in buckets.values():
+        for i, a in enumerate(group):
+            for b in group[i + 1 :]:
+                _check_pair(ctx, a, b, reported)
+    rank = {id(m): i for i, m in enumerate(methods)}
+    wild_ids = {id(m) for m in wild}
+    for a in wild:
+        for b in methods:
+            if b is not a and not (id(b) in wild_ids and rank[id(b)] < rank[id(a)]):
+                _check_pair(ctx, a, b, reported)
+
+
+def _check_pair(ctx: Ctx, a: MethodInfo, b: MethodInfo, reported: set[int]) -> None:
+    if not conflicts(a, b):
+        return
+    later, earlier = (b, a) if _pos(a) <= _pos(b) else (a, b)
+    if id(later) not in reported:
+        reported.add(id(later))
+        _report_collision(ctx, later, earlier)
+
+
+def _pos(m: MethodInfo) -> tuple[str, int]:
+    return (m.file.path if m.file else "", m.method.span.start_byte)
+
+
+def _report_collision(ctx: Ctx, m: MethodInfo, other: MethodInfo) -> None:
+    rel = related(_route_span(other), f"{_name(other)} is declared here")
+    if (
+        m.package == other.package
+        and m.service == other.service
+        and m.verb == other.verb
+        and _segments(m.full_route) == _segments(other.full_route)
+    ):
+        ctx.report(
+            "service/duplicate-route",
+            _route_span(m),
+            method=m.method.name,
+            other=other.method.name,
+            service=m.service,
+            pattern=m.mux_pattern,
+            related=rel,
+        )
+    else:
+        ctx.report(
+            "path/collision",
+            _route_span(m),
+            pattern=m.mux_pattern,
+            method=_name(m),
+            other_pattern=other.mux_pattern,
+            other=_name(other),
+            related=rel,
+        )

@@ -1,0 +1,115 @@
+"""Authentication rules 1 and 3: `@security` names declared schemes (any name passes when
+the manifest declares none); each scheme has the fields its type needs when the OpenAPI
+document is written. Also the basePath format warning."""
+
+from __future__ import annotations
+
+from kit_core.analyzer.context import Ctx
+from kit_core.analyzer.decorators import usable
+from kit_core.analyzer.walk import sites_of
+from kit_core.decorators import flat_args, literal_text
+from kit_core.model import SourceFile
+from kit_core.source import Span, file_span
+
+SCHEME_TYPES = ("http", "apiKey", "oauth2", "openIdConnect", "mutualTLS")
+_FLOW_URLS = {
+    "implicit": ("authorizationUrl",),
+    "password": ("tokenUrl",),
+    "clientCredentials": ("tokenUrl",),
+    "authorizationCode": ("authorizationUrl", "tokenUrl"),
+}
+
+
+def check_file(ctx: Ctx, file: SourceFile) -> None:
+    schemes = ctx.schemes
+    if schemes is None:
+        return
+    for node in sites_of(file):
+        for d in node.decorators:
+            if d.name != "security" or usable(d, node.site) is None:
+                continue
+            for lit in flat_args(d):
+                name = literal_text(lit)
+                if name not in schemes:
+                    ctx.report(
+                        "decorator/ref",
+                        lit.span,
+                        name="security",
+                        what="security scheme",
+                        value=name,
+                        hint=f" in openapi.securitySchemes - declared: {', '.join(sorted(schemes))}",
+                    )
+
+
+def check_design(ctx: Ctx) -> None:
+    m = ctx.manifest
+    if m is None:
+        return
+    _base_path(ctx)
+    if m.output.openapi == "-":
+        return
+    span = m.key_spans.get("openapi.securitySchemes", file_span(m.path))
+    for name, scheme in sorted(m.openapi.security_schemes.items()):
+        for missing in scheme_problems(scheme):
+            kind = scheme.get("type") if isinstance(scheme, dict) else None
+            ctx.report(
+                "openapi/security-scheme",
+                _span(ctx, name, span),
+                scheme=name,
+                type=kind or "no type",
+                field=missing,
+            )
+
+
+def _span(ctx: Ctx, name: str, default: Span) -> Span:
+    assert ctx.manifest is not None
+    return ctx.manifest.key_spans.get(f"openapi.securitySchemes.{name}", default)
+
+
+def scheme_problems(scheme: object) -> list[str]:
+    """The fields a scheme lacks (empty when the document can be written)."""
+    if not isinstance(scheme, dict):
+        return ["a mapping with a type"]
+    kind = scheme.get("type")
+    if kind not in SCHEME_TYPES:
+        return [f"a type (one of {', '.join(SCHEME_TYPES)})"]
+    required = {"http": ["scheme"], "apiKey": ["in", "name"], "openIdConnect": ["openIdConnectUrl"]}.get(
+        kind, []
+    )
+    out = [f for f in required if not scheme.get(f)]
+    if kind == "oauth2":
+        out += _oauth_problems(scheme.get("flows"))
+    return out
+
+
+def _oauth_problems(flows: object) -> list[str]:
+    if not isinstance(flows, dict) or not flows:
+        return ["flows (implicit, password, clientCredentials or authorizationCode)"]
+    out = []
+    for flow, body in flows.items():
+        for url in _FLOW_URLS.get(str(flow), ()):
+            if not isinstance(body, dict) or not body.get(url):
+                out.append(f"flows.{flow}.{url}")
+    return out
+
+
+def _base_path(ctx: Ctx) -> None:
+    m = ctx.manifest
+    assert m is not None
+    base = m.openapi.base_path
+    if not base:
+        return
+    reason = None
+    if not base.startswith("/"):
+        reason = "start with /"
+    elif base != "/" and base.endswith("/"):
+        reason = "not end with /"
+    elif "//" in base:
+        reason = "not contain //"
+    if reason:
+        ctx.warn(
+            "path/base-format",
+            m.key_spans.get("openapi.basePath", file_span(m.path)),
+            path=base,
+            reason=reason,
+        )

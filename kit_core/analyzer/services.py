@@ -1,0 +1,193 @@
+"""Services and methods: middleware and error references, duplicate methods, orphan
+extends, method file names, name clashes in one directory, groups (rule 13), operationIds."""
+
+from __future__ import annotations
+
+import difflib
+
+from kit_core.analyzer.context import Ctx, related
+from kit_core.analyzer.decorators import usable
+from kit_core.analyzer.walk import sites_of
+from kit_core.decorators import flat_args, literal_text
+from kit_core.model import Decorator, ServiceDecl, SourceFile
+from kit_core.naming import go_file_is_special
+from kit_core.semantics.http import MethodInfo
+from kit_core.source import Span
+
+
+def check_file(ctx: Ctx, file: SourceFile) -> None:
+    if file.package is None:
+        return
+    for node in sites_of(file):
+        for d in node.decorators:
+            if d.name == "middlewares" and usable(d, node.site):
+                _middlewares(ctx, d)
+            elif d.name == "errors" and usable(d, node.site):
+                _errors(ctx, d, file.package)
+
+
+def _middlewares(ctx: Ctx, d: Decorator) -> None:
+    for lit in flat_args(d):
+        name = literal_text(lit)
+        ctx.dep("M", "*", name)
+        if ctx.symbols.middleware(name) is None:
+            known = [m for p in ctx.symbols.packages.values() for m in p.middlewares]
+            close = difflib.get_close_matches(name, known, n=1, cutoff=0.7)
+            hint = f" - did you mean {close[0]}?" if close else " - declare it with `middleware " + name + "`"
+            ctx.report(
+                "decorator/ref", lit.span, name="middlewares", what="middleware", value=name, hint=hint
+            )
+
+
+def _errors(ctx: Ctx, d: Decorator, package: str) -> None:
+    for lit in flat_args(d):
+        text = literal_text(lit)
+        pkg_name, _, name = text.rpartition(".")
+        ctx.dep("T", pkg_name or package, name)
+        pkg = ctx.symbols.packages.get(pkg_name or package)
+        if pkg is not None and name in pkg.errors:
+            continue
+        other = pkg.lookup(name) if pkg else None
+        hint = (
+            f" - {text} is a {type(other).__name__.removesuffix('Decl').lower()}, not an error"
+            if other
+            else ""
+        )
+        ctx.report("decorator/ref", lit.span, name="errors", what="error", value=text, hint=hint)
+
+
+# --------------------------------------------------------------------------- whole design
+
+
+def check_design(ctx: Ctx) -> None:
+    for pkg in ctx.symbols.packages.values():
+        for name, blocks in pkg.services.items():
+            _service(ctx, pkg.name, name, blocks)
+    methods = ctx.http.methods
+    for m in methods:
+        _file_name(ctx, m)
+    for directory, members in ctx.http.groups.items():
+        _directory(ctx, directory, members)
+    _operation_ids(ctx, methods)
+
+
+def _service(ctx: Ctx, package: str, name: str, blocks: list[ServiceDecl]) -> None:
+    if not any(not b.extend for b in blocks):
+        elsewhere = [
+            p.name
+            for p in ctx.symbols.packages.values()
+            if p.name != package and any(not b.extend for b in p.services.get(name, []))
+        ]
+        hint = (
+            f" (it is declared in package {elsewhere[0]}; an extend must be in the primary's package)"
+            if elsewhere
+            else ""
+        )
+        for b in blocks:
+            ctx.report("service/extend-orphan", b.name_span, name=name, package=package, hint=hint)
+    seen: dict[str, Span] = {}
+    for b in blocks:
+        for m in b.methods:
+            prev = seen.setdefault(m.name, m.name_span)
+            if prev is not m.name_span:
+                ctx.report(
+                    "service/duplicate-method",
+                    m.name_span,
+                    method=m.name,
+                    service=name,
+                    related=related(prev, "first declared here"),
+                )
+
+
+def _file_name(ctx: Ctx, m: MethodInfo) -> None:
+    if go_file_is_special(m.file_stem):
+        what = "a test file" if m.file_stem.endswith("_test") else "specific to one OS or architecture"
+        ctx.report(
+            "service/method-file-name",
+            m.method.name_span,
+            method=m.method.name,
+            file=f"{m.file_stem}.go",
+            what=what,
+        )
+    if m.method.name == "Logger":
+        ctx.report(
+            "service/method-name-clash",
+            m.method.name_span,
+            method=m.method.name,
+            reason="clashes with the logger every logic object embeds - rename it",
+        )
+
+
+def _label(m: MethodInfo) -> str:
+    return f"{m.package}.{m.service}"
+
+
+def _directory(ctx: Ctx, directory: str, members: tuple[MethodInfo, ...]) -> None:
+    first_pkg = members[0]
+    for m in members[1:]:
+        if m.package != first_pkg.package:
+            ctx.report(
+                "group/package-straddle",
+                m.block.name_span,
+                group=f'"{directory}"',
+                package=first_pkg.package,
+                other=m.package,
+                related=related(first_pkg.block.name_span, "the other contributor"),
+            )
+            return
+    by_name: dict[str, MethodInfo] = {}
+    by_file: dict[str, MethodInfo] = {}
+    for m in members:
+        prev = by_name.setdefault(m.method.name, m)
+        if prev is not m and prev.service != m.service:
+            ctx.report(
+                "group/method-collision",
+                m.method.name_span,
+                method=m.method.name,
+                service=_label(prev),
+                other=_label(m),
+                group=f'"{directory}"',
+                related=related(prev.method.name_span, "the other method"),
+            )
+            continue
+        if prev is not m:
+            continue  # service/duplicate-method
+        prev = by_file.setdefault(m.file_stem, m)
+        if prev is not m:
+            ctx.report(
+                "service/method-name-clash",
+                m.method.name_span,
+                method=m.method.name,
+                reason=f"and {prev.method.name} both write {m.file_stem}.go in {directory}",
+                related=related(prev.method.name_span, f"{prev.method.name} is declared here"),
+            )
+    for m in members:
+        other = by_name.get(m.method.name.removeprefix("New")) if m.method.name.startswith("New") else None
+        if other is not None and other is not m:
+            ctx.report(
+                "service/method-name-clash",
+                m.method.name_span,
+                method=m.method.name,
+                reason=f"and {other.method.name} both need the Go name {m.method.name}Service in {directory}",
+                related=related(other.method.name_span, f"{other.method.name} is declared here"),
+            )
+
+
+def _operation_ids(ctx: Ctx, methods: tuple[MethodInfo, ...]) -> None:
+    seen: dict[str, MethodInfo] = {}
+    for m in methods:
+        prev = seen.setdefault(m.operation_id, m)
+        if prev is m:
+            continue
+        if prev.package == m.package and prev.service == m.service and prev.method.name == m.method.name:
+            continue  # service/duplicate-method
+        dec = m.method.decorator("operationId")
+        span = dec.args[0].span if dec is not None and dec.args else m.method.name_span
+        ctx.report(
+            "operation/duplicate-id",
+            span,
+            id=m.operation_id,
+            method=f"{_label(m)}.{m.method.name}",
+            other=f"{_label(prev)}.{prev.method.name}",
+            related=related(prev.method.name_span, "the other operation"),
+        )

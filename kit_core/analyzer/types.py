@@ -1,0 +1,318 @@
+"""Type references: resolution, qualification, generics, maps, scalars, message types and
+package cycles."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from kit_core.analyzer.context import Ctx, related
+from kit_core.model import (
+    Decl,
+    ErrorDecl,
+    EventDecl,
+    Field,
+    Mixin,
+    ScalarDecl,
+    ServiceDecl,
+    SourceFile,
+    TypeDecl,
+    TypeRef,
+)
+from kit_core.semantics.types import TypeShape
+from kit_core.symbols import INT_PRIMITIVES, NUMBER_PRIMITIVES, PRIMITIVES, Kind
+
+SCALAR_PRIMITIVES = NUMBER_PRIMITIVES | {"string", "bytes", "bool"}
+_KIND_WORDS = {
+    Kind.ENUM: "an enum",
+    Kind.SCALAR: "a scalar",
+    Kind.ERROR: "an error",
+    Kind.TYPE: "a type",
+    Kind.PRIMITIVE: "a built-in type",
+    Kind.PARAM: "a type parameter",
+    Kind.MAP: "a map",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RefSite:
+    """A written type reference with what encloses it."""
+
+    ref: TypeRef
+    package: str
+    params: tuple[str, ...]
+    decl: Decl
+    role: str  # "field", "mixin", "scalar", "request", "response", "payload"
+
+
+def refs_of(file: SourceFile) -> Iterator[RefSite]:
+    pkg = file.package
+    if pkg is None:
+        return
+    for decl in file.declarations:
+        params = tuple(p.name for p in decl.params) if isinstance(decl, TypeDecl) else ()
+        if isinstance(decl, TypeDecl | ErrorDecl):
+            for m in decl.members:
+                if isinstance(m, Field):
+                    yield RefSite(m.type, pkg, params, decl, "field")
+                else:
+                    yield RefSite(m.ref, pkg, params, decl, "mixin")
+        elif isinstance(decl, ScalarDecl):
+            yield RefSite(decl.primitive, pkg, (), decl, "scalar")
+        elif isinstance(decl, ServiceDecl):
+            for method in decl.methods:
+                if method.request:
+                    yield RefSite(method.request, pkg, (), decl, "request")
+                if method.response:
+                    yield RefSite(method.response, pkg, (), decl, "response")
+        elif isinstance(decl, EventDecl) and decl.payload:
+            yield RefSite(decl.payload, pkg, (), decl, "payload")
+
+
+def check_file(ctx: Ctx, file: SourceFile) -> None:
+    for site in refs_of(file):
+        if site.role == "scalar":
+            _scalar(ctx, site)
+        else:
+            _ref(ctx, site, site.ref, top=True)
+        if isinstance(site.decl, TypeDecl) and site.decl.params:
+            _instantiation_cycle(ctx, site.decl, site.ref)
+    for decl in file.declarations:
+        if isinstance(decl, TypeDecl):
+            _param_duplicates(ctx, decl)
+
+
+def _param_duplicates(ctx: Ctx, decl: TypeDecl) -> None:
+    seen: dict[str, object] = {}
+    for p in decl.params:
+        if p.name in seen:
+            ctx.report(
+                "decl/duplicate", p.span, kind="type parameter", name=p.name, package=f"{decl.name}<...>"
+            )
+        seen[p.name] = p
+
+
+def _scalar(ctx: Ctx, site: RefSite) -> None:
+    ref = site.ref
+    if (
+        ref.package is None
+        and not ref.args
+        and not ref.array_dims
+        and not ref.optional
+        and ref.name in SCALAR_PRIMITIVES
+    ):
+        return
+    ctx.report("scalar/bad-primitive", ref.span, name=site.decl.name, primitive=ref.text())
+
+
+def _ref(ctx: Ctx, site: RefSite, ref: TypeRef, top: bool) -> None:
+    shape = ctx.shape(ref, site.package, site.params)
+    if ref.is_map:
+        _map(ctx, site, ref)
+    elif shape.kind is None:
+        _unresolved(ctx, site, ref)
+    else:
+        if ref.package is not None and ref.package == site.package:
+            ctx.report(
+                "ref/qualified",
+                ref.name_span,
+                name=ref.qualified,
+                reason=f"a name of the own package {site.package} is written unqualified - write {ref.name}",
+            )
+        _generic(ctx, site, ref, shape, top)
+        if top and site.role in ("request", "response"):
+            _message(ctx, site, ref, shape)
+    for arg in ref.args:
+        _ref(ctx, site, arg, top=False)
+
+
+def _unresolved(ctx: Ctx, site: RefSite, ref: TypeRef) -> None:
+    if ref.package is not None and ref.package not in ctx.symbols.packages:
+        ctx.dep("P", ref.package, "")
+        ctx.report("ref/unknown-package", ref.name_span, package=ref.package, name=ref.qualified)
+        return
+    pkg = ctx.symbols.packages.get(ref.package or site.package)
+    names = list(pkg.types) + list(pkg.enums) + list(pkg.scalars) + list(pkg.errors) if pkg else []
+    if ref.package is None:
+        names += sorted(PRIMITIVES)
+    close = difflib.get_close_matches(ref.name, names, n=1, cutoff=0.75)
+    hint = f" - did you mean {close[0]}?" if close else ""
+    what = "mixin" if site.role == "mixin" else "type"
+    ctx.report("ref/unknown-symbol", ref.name_span, what=what, name=ref.qualified, hint=hint)
+
+
+def _map(ctx: Ctx, site: RefSite, ref: TypeRef) -> None:
+    if len(ref.args) != 2:
+        return
+    key, value = ref.args
+    key_shape = ctx.shape(key, site.package, site.params)
+    prim = key_shape.primitive
+    if key_shape.kind is not None and (
+        key.array_dims or key.optional or prim is None or (prim != "string" and prim not in INT_PRIMITIVES)
+    ):
+        ctx.report("type/map-key", key.span, type=key.text())
+    if value.optional and (value.array_dims or value.is_map):
+        ctx.report("type/map-value", value.span, type=value.text())
+
+
+def _generic(ctx: Ctx, site: RefSite, ref: TypeRef, shape: TypeShape, top: bool) -> None:
+    decl = shape.decl
+    if (
+        ref.args
+        and shape.kind in (Kind.PRIMITIVE, Kind.PARAM)
+        or (ref.args and not (isinstance(decl, TypeDecl) and decl.params))
+    ):
+        reason = {Kind.PRIMITIVE: "is a built-in type", Kind.PARAM: "is a type parameter"}.get(
+            shape.kind or Kind.TYPE, "is not generic"
+        )
+        ctx.report(
+            "generic/non-generic",
+            ref.span,
+            name=ref.qualified,
+            reason=reason,
+            args=", ".join(a.text() for a in ref.args),
+        )
+        return
+    if isinstance(decl, TypeDecl) and len(decl.params) != len(ref.args):
+        code = "mixin/arity" if site.role == "mixin" and top else "generic/arity"
+        ctx.report(
+            code,
+            ref.span,
+            name=ref.qualified,
+            expected=str(len(decl.params)),
+            got=str(len(ref.args)),
+            related=related(decl.name_span, f"{decl.name} is declared here"),
+        )
+    for arg in ref.args:
+        if arg.optional:
+            ctx.report("generic/optional-arg", arg.span, type=arg.text())
+
+
+def _message(ctx: Ctx, site: RefSite, ref: TypeRef, shape: TypeShape) -> None:
+    clause = site.role
+    if shape.kind is Kind.PRIMITIVE:
+        ctx.report(
+            "service/message-type",
+            ref.span,
+            clause=clause,
+            type=ref.text(),
+            reason="is a built-in type - wrap it in a declared type",
+        )
+    elif clause == "request" and shape.kind in (Kind.ENUM, Kind.SCALAR):
+        ctx.report(
+            "service/message-type",
+            ref.span,
+            clause=clause,
+            type=ref.text(),
+            reason=f"is {_KIND_WORDS[shape.kind]}; a request must be a declared type",
+        )
+    elif shape.kind is Kind.ERROR:
+        ctx.report(
+            "service/message-type",
+            ref.span,
+            clause=clause,
+            type=ref.text(),
+            reason="is an error; declare it in @errors instead",
+        )
+
+
+def _instantiation_cycle(ctx: Ctx, decl: TypeDecl, ref: TypeRef) -> None:
+    params = {p.name for p in decl.params}
+    for inner in _walk(ref):
+        if inner.package is None and inner.name == decl.name and inner.args:
+            for arg in inner.args:
+                if _mentions(arg, params) and not (
+                    arg.name in params and not arg.args and not arg.array_dims
+                ):
+                    ctx.report("generic/instantiation-cycle", arg.span, name=decl.name, arg=arg.text())
+
+
+def _walk(ref: TypeRef) -> Iterator[TypeRef]:
+    yield ref
+    for a in ref.args:
+        yield from _walk(a)
+
+
+def _mentions(ref: TypeRef, params: set[str]) -> bool:
+    return any(r.package is None and r.name in params for r in _walk(ref))
+
+
+# --------------------------------------------------------------------------- package cycles
+
+
+def check_design(ctx: Ctx) -> None:
+    edges: dict[str, dict[str, TypeRef]] = {}
+    for pkg in ctx.symbols.packages.values():
+        out = edges.setdefault(pkg.name, {})
+        for f in pkg.files:
+            for site in refs_of(f):
+                if site.role in ("field", "mixin"):
+                    for r in _walk(site.ref):
+                        if r.package and r.package != pkg.name and r.package in ctx.symbols.packages:
+                            out.setdefault(r.package, r)
+    for component in _cycles(edges):
+        first = component[0]
+        nxt = next(p for p in component[1:] + component[:1] if p in edges[first])
+        ref = edges[first][nxt]
+        rel = tuple(
+            related(edges[a][b].span, f"{a} references {b} here")[0]
+            for a in component
+            for b in component
+            if b != a and b in edges[a] and (a, b) != (first, nxt)
+        )
+        ctx.report("ref/package-cycle", ref.span, cycle=" -> ".join([*component, first]), related=rel)
+
+
+def _cycles(edges: dict[str, dict[str, TypeRef]]) -> list[list[str]]:
+    """Strongly connected components with more than one package (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+    counter = 0
+    for root in sorted(edges):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on.add(root)
+        while work:
+            node, it = work[-1]
+            advanced = False
+            for nxt in it:
+                if nxt not in edges:
+                    continue
+                if nxt not in index:
+                    index[nxt] = low[nxt] = counter
+                    counter += 1
+                    stack.append(nxt)
+                    on.add(nxt)
+                    work.append((nxt, iter(sorted(edges[nxt]))))
+                    advanced = True
+                    break
+                if nxt in on:
+                    low[node] = min(low[node], index[nxt])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                comp = []
+                while True:
+                    n = stack.pop()
+                    on.discard(n)
+                    comp.append(n)
+                    if n == node:
+                        break
+                if len(comp) > 1:
+                    out.append(sorted(comp))
+    return out
+
+
+def mixin_refs(decl: TypeDecl | ErrorDecl) -> tuple[Mixin, ...]:
+    return decl.mixins

@@ -1,0 +1,339 @@
+"""Validators against the type they check: families (decorator rule 1), `@uniqueItems`
+element typing, fractional bounds on ints, bound overflow, reversed and empty ranges
+(with the bounds a scalar brings)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from kit_core.analyzer.context import Ctx
+from kit_core.analyzer.decorators import usable
+from kit_core.decorators import REGISTRY, Family, Site
+from kit_core.model import (
+    Decorator,
+    EnumDecl,
+    ErrorDecl,
+    Field,
+    LiteralKind,
+    ScalarDecl,
+    SourceFile,
+    TypeDecl,
+)
+from kit_core.semantics.types import (
+    COLLECTION_CLASSES,
+    NUMBER_CLASSES,
+    STRING_CLASSES,
+    TypeShape,
+    ValueClass,
+    is_nullable,
+    value_class,
+)
+from kit_core.symbols import Kind
+
+INT_RANGES: dict[str, tuple[int, int]] = {
+    "int8": (-(2**7), 2**7 - 1),
+    "int16": (-(2**15), 2**15 - 1),
+    "int32": (-(2**31), 2**31 - 1),
+    "int64": (-(2**63), 2**63 - 1),
+    "int": (-(2**63), 2**63 - 1),
+    "uint8": (0, 2**8 - 1),
+    "uint16": (0, 2**16 - 1),
+    "uint32": (0, 2**32 - 1),
+    "uint64": (0, 2**64 - 1),
+    "uint": (0, 2**64 - 1),
+}
+FLOAT_MAX = {"float32": 3.4028234663852886e38, "float64": 1.7976931348623157e308}
+BOUNDS = frozenset({"gte", "gt", "lte", "lt", "range", "multipleOf"})
+_FAMILY_CLASSES = {
+    Family.STRING: STRING_CLASSES,
+    Family.NUMBER: NUMBER_CLASSES,
+    Family.ARRAY: frozenset({ValueClass.ARRAY, ValueClass.MAP}),
+    Family.FILE: frozenset({ValueClass.FILE}),
+}
+_FAMILY_WORDS = {
+    Family.STRING: "string and bytes values",
+    Family.NUMBER: "numbers",
+    Family.ARRAY: "arrays and maps",
+    Family.FILE: "uploaded files (`file` fields)",
+}
+
+
+def check_file(ctx: Ctx, file: SourceFile) -> None:
+    if file.package is None:
+        return
+    for decl in file.declarations:
+        if isinstance(decl, TypeDecl | ErrorDecl):
+            params = tuple(p.name for p in decl.params) if isinstance(decl, TypeDecl) else ()
+            site = Site.FIELD if isinstance(decl, TypeDecl) else Site.ERROR_FIELD
+            for f in decl.fields:
+                shape = ctx.shape(f.type, file.package, params)
+                check_field(ctx, f.decorators, shape, site, f)
+        elif isinstance(decl, ScalarDecl):
+            shape = ctx.shape(decl.primitive, file.package)
+            check_field(ctx, decl.decorators, shape, Site.SCALAR, None)
+
+
+def field_validators(decorators: Sequence[Decorator], site: Site) -> list[Decorator]:
+    return [d for d in decorators if (s := usable(d, site)) is not None and s.is_validator]
+
+
+def scalar_validators(shape: TypeShape) -> list[Decorator]:
+    if shape.kind is Kind.SCALAR and not shape.array_dims and isinstance(shape.decl, ScalarDecl):
+        return field_validators(shape.decl.decorators, Site.SCALAR)
+    return []
+
+
+def check_field(
+    ctx: Ctx, decorators: Sequence[Decorator], shape: TypeShape, site: Site, field: Field | None
+) -> None:
+    own = field_validators(decorators, site)
+    cls = value_class(shape)
+    fitting = [d for d in own if _fits(ctx, d, shape, cls)]
+    for d in fitting:
+        _overflow(ctx, d, shape)
+    if len(fitting) == len(own):
+        inherited = scalar_validators(shape) if site is not Site.SCALAR else []
+        _empty_ranges(ctx, inherited, fitting, shape, field)
+
+
+def _type_words(shape: TypeShape) -> str:
+    return shape.text() if shape.kind is not None else shape.name
+
+
+def _fits(ctx: Ctx, dec: Decorator, shape: TypeShape, cls: ValueClass) -> bool:
+    spec = REGISTRY[dec.name]
+    if cls is ValueClass.UNKNOWN:
+        return False
+    reason = _mismatch(spec.family, dec, shape, cls)
+    if reason is None and dec.name == "uniqueItems":
+        reason = _unique_items(ctx, shape, cls)
+    if reason is None and cls in (ValueClass.INT, ValueClass.UINT):
+        reason = _fraction(dec, shape)
+    if reason:
+        ctx.report("decorator/typemismatch", dec.name_span, name=dec.name, reason=reason)
+        return False
+    return True
+
+
+def _mismatch(family: Family | None, dec: Decorator, shape: TypeShape, cls: ValueClass) -> str | None:
+    if family is None:
+        return None
+    if cls is ValueClass.DATETIME:
+        return "cannot apply to a datetime field: datetime takes no validators"
+    if cls is ValueClass.PARAM:
+        return f"cannot apply to a field typed by the type parameter {shape.name}"
+    if cls in (ValueClass.STRUCT, ValueClass.ANY):
+        what = "a generic instance" if shape.args else ("any" if cls is ValueClass.ANY else "a struct")
+        return f"cannot apply to {_type_words(shape)} ({what}); constraints apply to primitive values"
+    if family is Family.FILE and cls is ValueClass.ARRAY and shape.element().primitive == "file":
+        return None
+    if cls not in _FAMILY_CLASSES[family]:
+        words = _type_words(shape)
+        if shape.kind is Kind.ENUM:
+            words += f" (an enum backed by {cls.value})"
+        elif words != cls.value:
+            words += f" ({cls.value})"
+        return f"does not apply to {words}; it checks {_FAMILY_WORDS[family]}"
+    return None
+
+
+def _unique_items(ctx: Ctx, shape: TypeShape, cls: ValueClass) -> str | None:
+    if cls is ValueClass.MAP:
+        return "applies to arrays only, not maps (map keys are already unique)"
+    elem = shape.element()
+    ecls = value_class(elem)
+    if elem.optional:
+        return f"needs comparable elements; {elem.text()} is optional"
+    if ecls in COLLECTION_CLASSES or ecls in (ValueClass.DATETIME, ValueClass.FILE, ValueClass.PARAM):
+        return f"needs comparable elements; {_type_words(elem)} elements cannot be compared"
+    if ecls is ValueClass.STRUCT:
+        for ef in ctx.index.fields_of(elem):
+            fcls = value_class(ef.shape)
+            if ef.shape.optional or is_nullable(ef.field):
+                return (
+                    f"needs comparable elements; {elem.text()} has the optional or @nullable field {ef.name}"
+                )
+            if fcls in COLLECTION_CLASSES or fcls in (ValueClass.DATETIME, ValueClass.FILE):
+                return f"needs comparable elements; field {ef.name} of {elem.text()} cannot be compared"
+    return None
+
+
+def _fraction(dec: Decorator, shape: TypeShape) -> str | None:
+    if dec.name not in BOUNDS:
+        return None
+    for lit in dec.args:
+        if lit.kind is LiteralKind.FLOAT and isinstance(lit.value, float) and not lit.value.is_integer():
+            what = "an int enum" if shape.kind is Kind.ENUM else f"an integer field ({_type_words(shape)})"
+            return f"has the fractional bound {lit.text} on {what}"
+    return None
+
+
+def _overflow(ctx: Ctx, dec: Decorator, shape: TypeShape) -> None:
+    if dec.name not in BOUNDS:
+        return
+    prim = shape.primitive
+    low: float
+    high: float
+    if prim in INT_RANGES:
+        low, high = INT_RANGES[prim]
+    elif prim in FLOAT_MAX:
+        high = FLOAT_MAX[prim]
+        low = -high
+    else:
+        return
+    for lit in dec.args:
+        value = lit.value
+        if isinstance(value, int | float) and not low <= value <= high:
+            ctx.report(
+                "decorator/bound-overflow",
+                lit.span,
+                name=dec.name,
+                value=lit.text,
+                type=prim,
+                low=str(low),
+                high=str(high),
+            )
+
+
+# --------------------------------------------------------------------------- ranges
+
+
+@dataclass
+class _Bounds:
+    low: float = -math.inf
+    low_strict: bool = False
+    high: float = math.inf
+    high_strict: bool = False
+
+    def raise_low(self, value: float, strict: bool) -> None:
+        if value > self.low or (value == self.low and strict):
+            self.low, self.low_strict = value, strict
+
+    def lower_high(self, value: float, strict: bool) -> None:
+        if value < self.high or (value == self.high and strict):
+            self.high, self.high_strict = value, strict
+
+    def empty(self, integer: bool) -> bool:
+        if integer and math.isfinite(self.low) and math.isfinite(self.high):
+            low = math.floor(self.low) + 1 if self.low_strict else math.ceil(self.low)
+            high = math.ceil(self.high) - 1 if self.high_strict else math.floor(self.high)
+            return low > high
+        return self.low > self.high or (self.low == self.high and (self.low_strict or self.high_strict))
+
+
+def _num(dec: Decorator, i: int = 0) -> float | None:
+    if i < len(dec.args) and isinstance(dec.args[i].value, int | float):
+        return float(dec.args[i].value)  # type: ignore[arg-type]
+    return None
+
+
+def number_bounds(decs: Sequence[Decorator], shape: TypeShape) -> _Bounds:
+    b = _Bounds()
+    if shape.primitive in INT_RANGES:
+        low, high = INT_RANGES[shape.primitive]  # type: ignore[index]
+        b.raise_low(low, False)
+        b.lower_high(high, False)
+    for d in decs:
+        n, m = _num(d), _num(d, 1)
+        if d.name in ("gte", "gt") and n is not None:
+            b.raise_low(n, d.name == "gt")
+        elif d.name in ("lte", "lt") and n is not None:
+            b.lower_high(n, d.name == "lt")
+        elif d.name == "range" and n is not None and m is not None:
+            b.raise_low(n, False)
+            b.lower_high(m, False)
+        elif d.name == "positive":
+            b.raise_low(0, True)
+        elif d.name == "negative":
+            b.lower_high(0, True)
+    return b
+
+
+def count_bounds(decs: Sequence[Decorator], pair: str, low: str, high: str) -> _Bounds:
+    b = _Bounds(0, False)
+    for d in decs:
+        n, m = _num(d), _num(d, 1)
+        if d.name == pair and n is not None and m is not None:
+            b.raise_low(n, False)
+            b.lower_high(m, False)
+        elif d.name == low and n is not None:
+            b.raise_low(n, False)
+        elif d.name == high and n is not None:
+            b.lower_high(n, False)
+    return b
+
+
+_GROUPS: tuple[tuple[frozenset[str], str], ...] = (
+    (frozenset({"gte", "gt", "lte", "lt", "range", "positive", "negative"}), "number"),
+    (frozenset({"length", "minLength", "maxLength"}), "length"),
+    (frozenset({"minItems", "maxItems"}), "items"),
+)
+
+
+def _reversed(decs: Sequence[Decorator]) -> bool:
+    return any(
+        REGISTRY[d.name].ordered
+        and len(d.args) == 2
+        and isinstance(d.args[0].value, int | float)
+        and isinstance(d.args[1].value, int | float)
+        and d.args[0].value > d.args[1].value  # type: ignore[operator]
+        for d in decs
+    )
+
+
+def _empty_ranges(
+    ctx: Ctx, inherited: list[Decorator], own: list[Decorator], shape: TypeShape, field: Field | None
+) -> None:
+    if not own or _reversed(inherited + own):
+        return
+    integer = shape.primitive in INT_RANGES
+    for names, kind in _GROUPS:
+        decs = [d for d in inherited + own if d.name in names]
+        if not any(d in own for d in decs):
+            continue
+        if kind == "number":
+            bounds = number_bounds(decs, shape)
+        elif kind == "length":
+            bounds = count_bounds(decs, "length", "minLength", "maxLength")
+        else:
+            bounds = count_bounds(decs, "", "minItems", "maxItems")
+        if bounds.empty(integer or kind != "number"):
+            _report_empty(ctx, decs, own, shape, field, inherited)
+
+
+def _report_empty(
+    ctx: Ctx,
+    decs: list[Decorator],
+    own: list[Decorator],
+    shape: TypeShape,
+    field: Field | None,
+    inherited: list[Decorator],
+) -> None:
+    from kit_core.diagnostics import Related
+
+    last = [d for d in decs if d in own][-1]
+    constraints = " ".join(_text(d) for d in decs)
+    where = f" on field {field.name}" if field else ""
+    if any(d in inherited for d in decs):
+        where += f" (the bounds of scalar {shape.name} included)"
+    elif shape.primitive in INT_RANGES and len(decs) == 1:
+        where += f" of type {shape.primitive}"
+    rel = tuple(Related(d.span, "constraint here") for d in decs if d is not last)
+    ctx.report("decorator/empty-range", last.span, constraints=constraints, where=where, related=rel)
+
+
+def _text(d: Decorator) -> str:
+    return f"@{d.name}" + (f"({', '.join(a.text for a in d.args)})" if d.args else "")
+
+
+def enum_backing(decl: EnumDecl) -> str:
+    for v in decl.values:
+        if v.value is not None and v.value.kind is LiteralKind.INT:
+            return "int64"
+    return "string"
+
+
+def iter_validators(decs: Sequence[Decorator]) -> Iterator[Decorator]:
+    yield from (d for d in decs if d.name in REGISTRY and REGISTRY[d.name].is_validator)
