@@ -22,7 +22,6 @@ from kit_core.generators.go import (
     wiring,
 )
 from kit_core.generators.go.gocontext import GoGen
-from kit_core.generators.go.notices import stale_stub_notices
 from kit_core.generators.go.render import gofmt_all
 
 __all__ = ["generate"]
@@ -32,7 +31,7 @@ def generate(ctx: GenContext) -> tuple[list[OutputFile], list[Notice]]:
     g = GoGen.build(ctx)
     files = [*types_files(g), *http_files(g), *project_files(g)]
     files = gofmt_all(sorted(files, key=lambda f: f.path))
-    return files, stale_stub_notices(g, ctx, files)
+    return files, []  # stale-stub and gRPC notices come from the writer, which sees the disk
 
 
 def types_files(g: GoGen) -> list[OutputFile]:

@@ -65,9 +65,8 @@ def handler_view(g: GoGen, m: MethodInfo, imports: ImportSet) -> HandlerView:
     multipart = m.is_multipart and req is not None
     binds: list[str] = []
     defaults: list[str] = []
-    helper = ""
+    helper = "transport"
     if req is not None:
-        helper = imports.alias(g.layout.import_path(g.layout.transport), "transport")
         binder = Binder(g.design, mapper, helper)
         for b in m.request_fields:
             if is_bound(b, multipart):
@@ -79,6 +78,8 @@ def handler_view(g: GoGen, m: MethodInfo, imports: ImportSet) -> HandlerView:
     headers: list[str] = []
     if resp_decl is not None and resp is not None and resp.package is not None:
         headers = header_writes(g.design, mapper, g.design.flat_fields(resp_decl, resp.package), "resp", imports)
+    if binds or defaults or multipart:
+        imports.alias(g.layout.import_path(g.layout.transport), helper)
     req_decl = req.decl if req is not None and isinstance(req.decl, TypeDecl) else None
     max_memory = max(MULTIPART_FLOOR, m.max_body_size or 0)
     return HandlerView(

@@ -51,8 +51,6 @@ class ImportSet:
         groups: list[list[str]] = [[], [], []]
         for path in sorted(self._paths):
             alias = self._paths[path]
-            if alias == path.rsplit("/", 1)[-1]:
-                alias = None  # the package's own name: no alias needed
             line = f'\t{alias} "{path}"' if alias else f'\t"{path}"'
             groups[self._group(path)].append(line)
         blocks = ["\n".join(g) for g in groups if g]
