@@ -16,7 +16,7 @@ setup(
     ext_modules=[
         Extension(
             name="kit_core._kit_grammar",
-            sources=["grammar/src/parser.c", "grammar/bindings/python/binding.c"],
+            sources=["grammar/src/parser.c", "grammar/src/scanner.c", "grammar/bindings/python/binding.c"],
             include_dirs=["grammar/src"],
             depends=sorted(glob("grammar/src/tree_sitter/*.h")),  # shipped in the sdist too
             extra_compile_args=COMPILE_ARGS,

@@ -17,7 +17,8 @@
  *   - an `event` inside a service body parses (reported: move it to file level).
  *
  * Member disambiguation (§2.4) is done by the parser itself: upper-case names are a
- * separate token (`type_identifier`), built-in type names are keywords, so
+ * separate token (`type_identifier`), built-in type names are keywords and the
+ * external scanner tells whether one follows on the same line, so
  *   `shared.Audit` / `Page<T>`   -> mixin (a name followed by `.` or `<`)
  *   `Count int`, `Meta map<..>`  -> field (upper-case name followed by a built-in/map)
  *   `id string`, `event Foo`     -> field (lower-case name or keyword)
@@ -56,6 +57,10 @@ module.exports = grammar({
   extras: $ => [/\s/, $.comment],
 
   word: $ => $.identifier,
+
+  // src/scanner.c: `_builtin_follows` is a zero-width token found only when a built-in
+  // type name or `map` follows on the same line (§2.4 rule 2).
+  externals: $ => [$._builtin_follows, $._error_sentinel],
 
   supertypes: $ => [$._declaration, $._literal],
 
@@ -158,7 +163,11 @@ module.exports = grammar({
     field: $ => prec.right(PREC.trailing_decorators, seq(
       choice(
         seq(field('name', $.identifier), field('type', $.type_ref)),
-        seq(field('name', $.type_identifier), field('type', alias($._builtin_type_ref, $.type_ref))),
+        seq(
+          field('name', $.type_identifier),
+          $._builtin_follows, // `Count int` on one line; `Audit` + newline + `int x` is a mixin
+          field('type', alias($._builtin_type_ref, $.type_ref)),
+        ),
       ),
       optional($._trailing_decorators),
     )),

@@ -562,3 +562,12 @@ def test_nesting_within_the_limit_is_fine() -> None:
     while ref.args:
         ref, depth = ref.args[0], depth + 1
     assert (depth, ref.name) == (20, "B")
+
+
+def test_upper_case_name_then_builtin_on_the_next_line_is_a_mixin() -> None:
+    t = decl("type Upload {\n\tBase\n\tfile file @form\n\tCount int\n}")
+    assert [(type(m).__name__, m.name if isinstance(m, Field) else m.ref.name) for m in t.members] == [
+        ("Mixin", "Base"),
+        ("Field", "file"),
+        ("Field", "Count"),
+    ]
