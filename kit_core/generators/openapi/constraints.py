@@ -1,0 +1,101 @@
+"""Validator decorators as JSON Schema keywords, and literal values as JSON values.
+
+String validators go on string schemas (never on `bytes`: decorator rule 3), number
+validators on number schemas, item-count validators on arrays (`minProperties` /
+`maxProperties` on maps). On an array field, string and number validators describe its
+items.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kit_core.model import Decorator, EnumDecl, Literal, LiteralKind
+from kit_core.symbols import NUMBER_PRIMITIVES
+
+STRING_VALIDATORS = frozenset({"length", "minLength", "maxLength", "pattern", "format"})
+NUMBER_VALIDATORS = frozenset({"gte", "gt", "lte", "lt", "range", "positive", "negative", "multipleOf"})
+COUNT_VALIDATORS = frozenset({"minItems", "maxItems", "uniqueItems"})
+
+FORMATS = {"datetime": "date-time", "url": "uri"}
+
+
+def literal_value(lit: Literal, enum: EnumDecl | None = None) -> Any:
+    """A decorator literal as JSON; a bare ident names a value of ``enum``."""
+    if lit.kind is LiteralKind.ARRAY:
+        return [literal_value(i, enum) for i in lit.items]
+    if lit.kind is LiteralKind.IDENT and enum is not None:
+        return enum_wire_value(enum, str(lit.value))
+    return lit.value
+
+
+def enum_wire_value(enum: EnumDecl, name: str) -> Any:
+    for v in enum.values:
+        if v.name == name:
+            return v.name if v.value is None else v.value.value
+    return name
+
+
+def _num(d: Decorator, i: int = 0) -> Any:
+    return d.args[i].value if len(d.args) > i else None
+
+
+def string_keywords(d: Decorator) -> dict[str, Any]:
+    if d.name == "length":
+        return {"minLength": _num(d, 0), "maxLength": _num(d, 1)}
+    if d.name in ("minLength", "maxLength"):
+        return {d.name: _num(d)}
+    if d.name == "pattern":
+        return {"pattern": _num(d)}
+    if d.name == "format" and d.args:
+        name = str(d.args[0].value)
+        return {"format": FORMATS.get(name, name)}
+    return {}
+
+
+def number_keywords(d: Decorator) -> dict[str, Any]:
+    table = {
+        "gte": "minimum",
+        "gt": "exclusiveMinimum",
+        "lte": "maximum",
+        "lt": "exclusiveMaximum",
+        "multipleOf": "multipleOf",
+    }
+    if d.name in table:
+        return {table[d.name]: _num(d)}
+    if d.name == "range":
+        return {"minimum": _num(d, 0), "maximum": _num(d, 1)}
+    if d.name == "positive":
+        return {"exclusiveMinimum": 0}
+    if d.name == "negative":
+        return {"exclusiveMaximum": 0}
+    return {}
+
+
+def count_keywords(d: Decorator, is_map: bool) -> dict[str, Any]:
+    if d.name == "uniqueItems":
+        return {} if is_map else {"uniqueItems": True}
+    if d.name == "minItems" and _num(d) == 0:
+        return {}
+    key = d.name.replace("Items", "Properties") if is_map else d.name
+    return {key: _num(d)}
+
+
+def keywords_for(
+    decorators: tuple[Decorator, ...], primitive: str | None, container: str | None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(keywords for the value schema, keywords for the array/map schema around it).
+
+    ``primitive`` is the primitive under the value (scalars resolved), ``container`` is
+    "array", "map" or None.
+    """
+    value: dict[str, Any] = {}
+    outer: dict[str, Any] = {}
+    for d in decorators:
+        if d.name in COUNT_VALIDATORS and container is not None:
+            outer.update(count_keywords(d, container == "map"))
+        elif d.name in STRING_VALIDATORS and primitive == "string":
+            value.update(string_keywords(d))
+        elif d.name in NUMBER_VALIDATORS and primitive in NUMBER_PRIMITIVES:
+            value.update(number_keywords(d))
+    return value, outer

@@ -1,0 +1,73 @@
+"""Security schemes (spec "Authentication" 1-3, dsl-facts §4.2).
+
+The manifest's `openapi.securitySchemes` become `components.securitySchemes`. With none
+declared, every name used by `@security` is documented as an HTTP bearer JWT scheme.
+A scheme missing a field its type needs stops the run, naming the scheme and the field:
+the analyzer reports it as `openapi/security-scheme` (it can reuse `scheme_problems`);
+the generator raises `SchemeError` if it is ever reached with such a scheme.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+_FLOW_URLS = {
+    "implicit": ("authorizationUrl",),
+    "password": ("tokenUrl",),
+    "clientCredentials": ("tokenUrl",),
+    "authorizationCode": ("authorizationUrl", "tokenUrl"),
+}
+BEARER_JWT = {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}
+
+
+def scheme_problems(name: str, scheme: Any) -> list[str]:
+    """The missing fields of one scheme, as dotted paths (`flows.password.tokenUrl`)."""
+    if not isinstance(scheme, dict) or not scheme.get("type"):
+        return ["type"]
+    kind = scheme["type"]
+    if kind == "http":
+        return [] if scheme.get("scheme") else ["scheme"]
+    if kind == "apiKey":
+        return [f for f in ("in", "name") if not scheme.get(f)]
+    if kind == "openIdConnect":
+        return [] if scheme.get("openIdConnectUrl") else ["openIdConnectUrl"]
+    if kind == "oauth2":
+        return _oauth2_problems(scheme.get("flows"))
+    return []
+
+
+def _oauth2_problems(flows: Any) -> list[str]:
+    if not isinstance(flows, dict) or not flows:
+        return ["flows"]
+    out: list[str] = []
+    for flow, urls in _FLOW_URLS.items():
+        body = flows.get(flow)
+        if body is None:
+            continue
+        out += [f"flows.{flow}.{u}" for u in urls if not (isinstance(body, dict) and body.get(u))]
+    return out
+
+
+class SchemeError(ValueError):
+    """Raised by the generator when the check stage was skipped and a scheme is incomplete."""
+
+
+def security_schemes(manifest: Any, used: Iterable[str]) -> dict[str, Any]:
+    declared = manifest.openapi.security_schemes or {}
+    problems = [
+        f"security scheme {n} needs {f}" for n in sorted(declared) for f in scheme_problems(n, declared[n])
+    ]
+    if problems:
+        raise SchemeError("; ".join(problems))
+    if not declared:
+        return {name: dict(BEARER_JWT) for name in sorted(set(used))}
+    return {name: _complete(declared[name]) for name in sorted(declared)}
+
+
+def _complete(scheme: dict[str, Any]) -> dict[str, Any]:
+    """OpenAPI requires `scopes` on every oauth2 flow; the manifest may leave it out."""
+    out = dict(scheme)
+    if out.get("type") == "oauth2" and isinstance(out.get("flows"), dict):
+        out["flows"] = {k: {"scopes": {}, **v} if isinstance(v, dict) else v for k, v in out["flows"].items()}
+    return out
