@@ -195,7 +195,8 @@ def _default_value(ctx: Ctx, d: Decorator, lit: Literal, shape: TypeShape, f: Fi
         ValueClass.FLOAT: lit.is_number,
     }.get(cls, lit.kind is LiteralKind.INT)
     if not ok:
-        return _argtype(ctx, d, lit, f"a {shape.primitive} literal")
+        article = "an" if (shape.primitive or "x")[0] in "aeiou" else "a"
+        return _argtype(ctx, d, lit, f"{article} {shape.primitive} literal")
     prim = shape.primitive or ""
     if prim in INT_RANGES and isinstance(lit.value, int):
         low, high = INT_RANGES[prim]

@@ -115,6 +115,8 @@ def _collisions(ctx: Ctx, decl: TypeDecl | ErrorDecl, fields: tuple[EffectiveFie
     for ef in fields:
         key = json_key(ef.field)
         first = by_key.setdefault(key, ef)
+        if first.field is ef.field and first is not ef:
+            continue  # the same mixin twice: reported as such
         if first is not ef and not (first.field.name == ef.field.name and not first.via and not ef.via):
             _collision(ctx, decl, first, ef, "JSON key", key)
             continue

@@ -93,9 +93,9 @@ def re2_problem(pattern: str) -> str | None:
         return "RE2 has no lookahead or lookbehind"
     if _BACKREF.search(pattern):
         return "RE2 has no backreferences"
-    if _POSSESSIVE.search(pattern):
-        return "RE2 has no atomic groups or possessive quantifiers"
     translated = _POSIX_CLASS.sub("a", _UNICODE_CLASS.sub("a", pattern))
+    if _POSSESSIVE.search(translated):
+        return "RE2 has no atomic groups or possessive quantifiers"
     translated = translated.replace(r"\z", r"\Z").replace(r"\C", ".")
     try:
         with warnings.catch_warnings():

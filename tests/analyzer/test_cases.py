@@ -1,0 +1,50 @@
+"""Every analyzer case, and every registered code covered by a triggering case and a near miss."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kit_core.diagnostics.codes import CODES
+from .harness import case_paths, check_case, expectations
+
+# Codes raised outside the analysis of a design folder, each tested elsewhere.
+ELSEWHERE = {
+    "design/no-manifest": "tests/analyzer/test_design_codes.py",
+    "design/no-go-mod": "tests/analyzer/test_design_codes.py",
+    "internal/analyzer-error": "tests/analyzer/test_never_raises.py (must never appear)",
+}
+
+
+@pytest.mark.parametrize("case", case_paths(), ids=lambda p: p.name)
+def test_case(case: Path) -> None:
+    check_case(case)
+
+
+def _all() -> tuple[set[str], set[str]]:
+    triggered: set[str] = set()
+    near: set[str] = set()
+    for case in case_paths():
+        expects, misses = expectations(case)
+        triggered.update(e.code for e in expects)
+        near.update(misses)
+    return triggered, near
+
+
+def test_every_code_has_a_triggering_case() -> None:
+    triggered, _ = _all()
+    missing = sorted(set(CODES) - triggered - set(ELSEWHERE))
+    assert not missing, f"codes without a case that triggers them: {missing}"
+
+
+def test_every_code_has_a_near_miss() -> None:
+    _, near = _all()
+    missing = sorted(set(CODES) - near - set(ELSEWHERE))
+    assert not missing, f"codes without a near miss (`// ok: <code>`): {missing}"
+
+
+def test_cases_name_only_registered_codes() -> None:
+    triggered, near = _all()
+    unknown = sorted((triggered | near) - set(CODES))
+    assert not unknown, f"cases name unregistered codes: {unknown}"
