@@ -28,12 +28,18 @@ from kit_core.source import file_span
 __all__ = ["FormatResult", "format_model", "format_source", "run"]
 
 if "format/comment-position" not in CODES:  # registered once, also across reloads
-    register("format/comment-position", Severity.ERROR,
-             "a comment inside {what} cannot be formatted - move it above or after the line",
-             "a comment written inside a construct the formatter prints on one line")
-    register("format/unstable", Severity.ERROR,
-             "kit fmt would change this file's meaning or comments ({reason}); the file was left as written",
-             "the formatter's output does not re-parse to the same design (a formatter bug)")
+    register(
+        "format/comment-position",
+        Severity.ERROR,
+        "a comment inside {what} cannot be formatted - move it above or after the line",
+        "a comment written inside a construct the formatter prints on one line",
+    )
+    register(
+        "format/unstable",
+        Severity.ERROR,
+        "kit fmt would change this file's meaning or comments ({reason}); the file was left as written",
+        "the formatter's output does not re-parse to the same design (a formatter bug)",
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +76,9 @@ def format_model(file: SourceFile) -> FormatResult:
     text = print_file(file)
     reason = _instability(file, text)
     if reason:
-        return FormatResult(file.path, original, original, (make("format/unstable", file_span(file.path),
-                                                                 reason=reason),))
+        return FormatResult(
+            file.path, original, original, (make("format/unstable", file_span(file.path), reason=reason),)
+        )
     return FormatResult(file.path, original, text)
 
 

@@ -61,8 +61,9 @@ class Document:
 
     # ------------------------------------------------------------------ edits
 
-    def apply(self, changes: Sequence[lsp.TextDocumentContentChangeEvent], version: int | None,
-              encoding: str) -> None:
+    def apply(
+        self, changes: Sequence[lsp.TextDocumentContentChangeEvent], version: int | None, encoding: str
+    ) -> None:
         with self.lock:
             for change in changes:
                 if isinstance(change, lsp.TextDocumentContentChangePartial):
@@ -89,6 +90,16 @@ class Document:
         begin = starts[pos.line]
         end = starts[pos.line + 1] - 1 if pos.line + 1 < len(starts) else len(self.source)
         return begin + byte_column(self.source[begin:end], pos.character, encoding)
+
+    def end_position(self, encoding: str) -> lsp.Position:
+        starts = self.line_starts()
+        last = self.source[starts[-1] :].decode("utf-8", "replace")
+        if encoding == lsp.PositionEncodingKind.Utf8:
+            return lsp.Position(len(starts) - 1, len(self.source) - starts[-1])
+        units = (
+            len(last) if encoding == lsp.PositionEncodingKind.Utf32 else len(last.encode("utf-16-le")) // 2
+        )
+        return lsp.Position(len(starts) - 1, units)
 
     def line_starts(self) -> list[int]:
         if self._starts is None:

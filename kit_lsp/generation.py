@@ -35,8 +35,7 @@ class Outcome:
             return f"kit: {self.root}: generation failed: {self.failure}"
         written = ", ".join(self.written) or "nothing"
         swept = ", ".join(self.swept) or "nothing"
-        return (f"kit: generated {self.root}: wrote {written}; swept {swept}; "
-                f"{self.unchanged} unchanged")
+        return f"kit: generated {self.root}: wrote {written}; swept {swept}; {self.unchanged} unchanged"
 
 
 def generate_design(root: Path, progress: Callable[[str], None] = lambda _: None) -> Outcome:
@@ -60,6 +59,7 @@ def generate_design(root: Path, progress: Callable[[str], None] = lambda _: None
         outcome.failure = "; ".join(report.errors)
         return outcome
     outcome.written, outcome.swept, outcome.unchanged = report.written, report.swept, len(report.unchanged)
-    outcome.notices = [f"{getattr(n, 'path', '')}: {getattr(n, 'message', n)}" for n in [*gen.notices,
-                                                                                         *report.notices]]
+    outcome.notices = [
+        f"{getattr(n, 'path', '')}: {getattr(n, 'message', n)}" for n in [*gen.notices, *report.notices]
+    ]
     return outcome

@@ -11,12 +11,13 @@ buffers are parsed by their `Document`. Each analysis yields an immutable `Snaps
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from kit_core import program
+from kit_core.analyzer import Analysis, Analyzer, analyze
 from kit_core.diagnostics import Diagnostic
 from kit_core.lower import parse_file
 from kit_core.manifest import MANIFEST_NAME, Manifest, default_manifest, parse_manifest
@@ -82,31 +83,70 @@ class DiskFiles:
         return parsed
 
 
-def analyze_design(root: Path, open_docs: Mapping[str, Document], disk: DiskFiles) -> Snapshot:
-    manifest, mdiags = _manifest(root, open_docs)
-    paths = {str(p) for p in program.design_files(root)}
-    paths |= {p for p, d in open_docs.items() if d.kind == "kit"}
-    files: dict[str, SourceFile] = {}
-    for path in sorted(paths):
-        doc = open_docs.get(path)
-        parsed = doc.parsed() if doc is not None else disk.get(path)
-        if parsed is not None:
-            files[path] = parsed
-    design = program.Design(root, root.parent, manifest, list(files.values()), mdiags)
-    diags, analysis = check(design)
-    versions = {p: d.version for p, d in open_docs.items()}
-    symbols = SymbolTable.build(files.values())
-    return Snapshot(str(root), root, manifest, files, diags, symbols, analysis, versions)
+class DesignSession:
+    """One design root: its disk cache and the analyzer's incremental session."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.disk = DiskFiles()
+        self._analyzer: Analyzer | None = None
+        self._manifest: Manifest | None = None
+
+    def analyze(self, open_docs: Mapping[str, Document]) -> Snapshot:
+        manifest, mdiags = _manifest(self.root, open_docs)
+        files = self._files(open_docs)
+        analysis = self._update(manifest, files)
+        diags = _merge(mdiags, analysis.diagnostics)
+        versions = {p: d.version for p, d in open_docs.items()}
+        symbols = analysis.symbols
+        return Snapshot(str(self.root), self.root, manifest, files, diags, symbols, analysis, versions)
+
+    def _files(self, open_docs: Mapping[str, Document]) -> dict[str, SourceFile]:
+        paths = {str(p) for p in program.design_files(self.root)}
+        paths |= {p for p, d in open_docs.items() if d.kind == "kit"}
+        files: dict[str, SourceFile] = {}
+        for path in sorted(paths):
+            doc = open_docs.get(path)
+            parsed = doc.parsed() if doc is not None else self.disk.get(path)
+            if parsed is not None:
+                files[path] = parsed
+        return files
+
+    def _update(self, manifest: Manifest, files: dict[str, SourceFile]) -> Analysis:
+        if self._analyzer is None or manifest != self._manifest:
+            self._analyzer, self._manifest = Analyzer(manifest), manifest
+            return self._analyzer.update_all(files.values())
+        session = self._analyzer
+        known = {f.path: f for f in session.files}
+        result: Analysis | None = None
+        for path in known.keys() - files.keys():
+            result = session.remove(path)
+        for path, f in files.items():
+            if known.get(path) is not f:
+                result = session.update(f)
+        return result if result is not None else session.analysis()
+
+
+def _merge(first: Sequence[Diagnostic], second: Sequence[Diagnostic]) -> list[Diagnostic]:
+    seen: set[tuple[str, str, int, int]] = set()
+    out: list[Diagnostic] = []
+    for d in [*first, *second]:
+        key = (d.code, d.span.path, d.span.start_byte, d.span.end_byte)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
 
 
 def analyze_single(doc: Document) -> Snapshot:
+    """A file outside any design folder, checked on its own."""
     manifest = default_manifest(str(Path(doc.path).parent / MANIFEST_NAME))
     parsed = doc.parsed()
-    design = program.Design(Path(doc.path).parent, Path(doc.path).parent, manifest, [parsed])
-    diags, analysis = check(design)
+    analysis = analyze([parsed], manifest)
     files = {doc.path: parsed}
-    return Snapshot(doc.path, None, manifest, files, diags, SymbolTable.build(files.values()), analysis,
-                    {doc.path: doc.version})
+    versions = {doc.path: doc.version}
+    diags = list(analysis.diagnostics)
+    return Snapshot(doc.path, None, manifest, files, diags, analysis.symbols, analysis, versions)
 
 
 def _manifest(root: Path, open_docs: Mapping[str, Document]) -> tuple[Manifest, list[Diagnostic]]:
@@ -117,13 +157,3 @@ def _manifest(root: Path, open_docs: Mapping[str, Document]) -> tuple[Manifest, 
     except OSError:
         return default_manifest(str(mpath)), []
     return parse_manifest(str(mpath), text) if text.strip() else (default_manifest(str(mpath)), [])
-
-
-def check(design: program.Design) -> tuple[list[Diagnostic], Any]:
-    """The same checks as `kit gen` (`program.check`)."""
-    try:
-        result = program.check(design)
-    except ImportError:  # the analyzer has not landed yet: parse and manifest problems only
-        parse = [d for f in design.files for d in f.parse_diagnostics if isinstance(d, Diagnostic)]
-        return [*design.manifest_diagnostics, *parse], None
-    return result.diagnostics, result.analysis

@@ -37,8 +37,6 @@ def _strict_int(value: Any, _: type) -> int:
     return value
 
 
-
-
 _converter = cattrs.Converter()
 _converter.register_structure_hook(bool, _strict_bool)
 _converter.register_structure_hook(int, _strict_int)

@@ -9,13 +9,47 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from lsprotocol import types as lsp
+
 from kit_core.model import SourceFile
+from kit_core.symbols import SymbolTable
 from kit_lsp.convert import UTF16
 from kit_lsp.documents import Document, DocumentStore
-from kit_lsp.project import DiskFiles, Snapshot, analyze_design, analyze_single, design_root_for
+from kit_lsp.project import DesignSession, Snapshot, analyze_single, design_root_for
 from kit_lsp.settings import Settings
+
+
+@dataclass
+class View:
+    """One document as features see it: its current model, and the latest analysis of its
+    design with the document's current model in place of the analysed one."""
+
+    doc: Document
+    file: SourceFile
+    snapshot: Snapshot
+    encoding: str
+    _symbols: SymbolTable | None = field(default=None, repr=False)
+
+    @property
+    def files(self) -> list[SourceFile]:
+        others = [f for p, f in self.snapshot.files.items() if p != self.doc.path]
+        return [self.file, *others]
+
+    @property
+    def symbols(self) -> SymbolTable:
+        if self._symbols is None:
+            same = self.snapshot.files.get(self.doc.path) is self.file
+            self._symbols = self.snapshot.symbols if same else SymbolTable.build(self.files)
+        return self._symbols
+
+    def offset(self, pos: lsp.Position) -> int:
+        return self.doc.offset(pos, self.encoding)
+
+    def file_of(self, path: str) -> SourceFile | None:
+        return self.file if path == self.doc.path else self.snapshot.files.get(path)
 
 
 class State:
@@ -24,7 +58,7 @@ class State:
         self.settings = Settings()
         self.encoding: str = UTF16
         self.analysis_pool = ThreadPoolExecutor(1, thread_name_prefix="kit-analysis")
-        self._disk: dict[Path, DiskFiles] = {}
+        self._sessions: dict[Path, DesignSession] = {}
         self._snapshots: dict[str, Snapshot] = {}
         self._lock = threading.RLock()
 
@@ -51,8 +85,10 @@ class State:
             path = Path(key)
             if path.is_dir():
                 open_docs = {d.path: d for d in self.docs_for(key)}
-                disk = self._disk.setdefault(path, DiskFiles())
-                snap = analyze_design(path, open_docs, disk)
+                session = self._sessions.get(path)
+                if session is None:
+                    session = self._sessions[path] = DesignSession(path)
+                snap = session.analyze(open_docs)
             else:
                 doc = self.docs.by_path(key)
                 if doc is None:
@@ -75,8 +111,16 @@ class State:
             snap = self.analyze(key)
         return snap
 
-    def file_for(self, doc: Document) -> SourceFile:
-        return doc.parsed()
+    def view(self, uri: str) -> View | None:
+        """The document's view for a request (None when the document is not open)."""
+        doc = self.docs.get(uri)
+        if doc is None or doc.kind != "kit":
+            return None
+        file = doc.parsed()
+        snap = self.latest(self.key_for(doc))
+        if snap is None:
+            snap = self.analyze(self.key_for(doc))
+        return View(doc, file, snap, self.encoding)
 
     def text_of(self, path: str) -> str | None:
         doc = self.docs.by_path(path)

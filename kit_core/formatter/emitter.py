@@ -182,8 +182,10 @@ class Emitter:
                 continue
             run = self._take_run(until)
             end = run[-1].span.end_byte
-            attached = next_kind is not None and not self.has_pending_before(until) and (
-                self._newlines_before(until) == 1 and self._src.count(b"\n", end, until) == 1
+            attached = (
+                next_kind is not None
+                and not self.has_pending_before(until)
+                and (self._newlines_before(until) == 1 and self._src.count(b"\n", end, until) == 1)
             )
             kind = next_kind if attached and next_kind is not None else Kind.COMMENT
             self._blank_if(scope.wants_blank(kind, self.had_blank(run[0].span.start_byte)))

@@ -4,8 +4,35 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from kit_lsp.features import diagnostics, lifecycle, sync
+from kit_lsp.features import (
+    code_actions,
+    completion,
+    diagnostics,
+    folding,
+    formatting,
+    hover,
+    lifecycle,
+    navigation,
+    rename,
+    semantic_tokens,
+    signature_help,
+    symbols,
+    sync,
+)
 
-ALL: tuple[ModuleType, ...] = (lifecycle, sync)
+ALL: tuple[ModuleType, ...] = (
+    lifecycle,
+    sync,
+    hover,
+    completion,
+    signature_help,
+    formatting,
+    navigation,
+    rename,
+    symbols,
+    semantic_tokens,
+    folding,
+    code_actions,
+)
 
 __all__ = ["ALL", "diagnostics"]

@@ -100,8 +100,14 @@ class Diagnostics:
         seen: set[tuple[object, ...]] = set()
         for per_uri in self._by_source.values():
             for d in per_uri.get(uri, []):
-                key = (d.code, d.message, d.range.start.line, d.range.start.character, d.range.end.line,
-                       d.range.end.character)
+                key = (
+                    d.code,
+                    d.message,
+                    d.range.start.line,
+                    d.range.start.character,
+                    d.range.end.line,
+                    d.range.end.character,
+                )
                 if key not in seen:
                     seen.add(key)
                     merged.append(d)

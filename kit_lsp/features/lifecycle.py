@@ -85,8 +85,9 @@ async def _register_watchers(ls: KitLanguageServer) -> None:
     options = lsp.DidChangeWatchedFilesRegistrationOptions(
         watchers=[lsp.FileSystemWatcher(glob_pattern=g) for g in WATCHED]
     )
-    registration = lsp.Registration(id="kit-watch", method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-                                    register_options=options)
+    registration = lsp.Registration(
+        id="kit-watch", method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options
+    )
     try:
         await ls.client_register_capability_async(lsp.RegistrationParams(registrations=[registration]))
     except Exception as exc:

@@ -23,13 +23,27 @@ async def test_parse_error_comes_and_goes_on_edits(client: LanguageClient, desig
     uri = open_doc(client, path, "package users\n\ntype Extra {\n\tname string\n}\n")
     await wait_for_diagnostics(client, uri, lambda ds: not ds)
     # delete the closing brace: a parse error
-    change_doc(client, uri, [lsp.TextDocumentContentChangePartial(
-        range=lsp.Range(lsp.Position(4, 0), lsp.Position(4, 1)), text="")])
+    change_doc(
+        client,
+        uri,
+        [
+            lsp.TextDocumentContentChangePartial(
+                range=lsp.Range(lsp.Position(4, 0), lsp.Position(4, 1)), text=""
+            )
+        ],
+    )
     diags = await wait_for_diagnostics(client, uri, _has_parse_error)
     assert diags[0].source == "kit"
     # put it back
-    change_doc(client, uri, [lsp.TextDocumentContentChangePartial(
-        range=lsp.Range(lsp.Position(4, 0), lsp.Position(4, 0)), text="}")])
+    change_doc(
+        client,
+        uri,
+        [
+            lsp.TextDocumentContentChangePartial(
+                range=lsp.Range(lsp.Position(4, 0), lsp.Position(4, 0)), text="}"
+            )
+        ],
+    )
     await wait_for_diagnostics(client, uri, lambda ds: not ds)
     close_doc(client, uri)
 

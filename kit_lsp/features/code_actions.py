@@ -1,0 +1,132 @@
+"""Quick fixes: the `fixes` a diagnostic carries, plus the obvious ones: drop empty
+parentheses after a flag, write a quoted identifier bare, add `?` to a field with
+`@default`, upper-case a name (renaming its uses too)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from lsprotocol import types as lsp
+
+from kit_core.diagnostics import Diagnostic
+from kit_core.model import Decl
+from kit_core.source import Span
+from kit_lsp.convert import lsp_edit, lsp_range, uri_of
+from kit_lsp.features.rename import workspace_edit
+from kit_lsp.locate import target_at
+from kit_lsp.state import View
+
+if TYPE_CHECKING:
+    from kit_lsp.server import KitLanguageServer
+
+Edit = tuple[str, lsp.WorkspaceEdit]
+
+
+def _single(view: View, title: str, span: Span, text: str) -> Edit:
+    edit = lsp.WorkspaceEdit(changes={view.doc.uri: [lsp_edit(span, text, view.encoding)]})
+    return title, edit
+
+
+def _drop_parens(view: View, offset: int) -> Edit | None:
+    target = target_at(view.file, offset)
+    if target is None or target.kind != "decorator":
+        return None
+    return _single(
+        view, f"Drop the empty parentheses of @{target.node.name}", target.span, "@" + target.node.name
+    )
+
+
+def _bare(view: View, offset: int) -> Edit | None:
+    target = target_at(view.file, offset)
+    if target is None or target.kind != "decorator":
+        return None
+    for arg in target.node.args:
+        if arg.span.start_byte <= offset <= arg.span.end_byte and arg.is_string:
+            return _single(view, f"Write {arg.value} without quotes", arg.span, str(arg.value))
+    return None
+
+
+def _optional(view: View, offset: int) -> Edit | None:
+    for decl in view.file.declarations:
+        for f in getattr(decl, "members", ()):
+            ref = getattr(f, "type", None)
+            if ref is not None and ref.span.start_byte <= offset <= ref.span.end_byte:
+                end = Span(
+                    ref.span.path,
+                    ref.span.end_byte,
+                    ref.span.end_byte,
+                    ref.span.end_line,
+                    ref.span.end_col,
+                    ref.span.end_line,
+                    ref.span.end_col,
+                    ref.span.end_col16,
+                    ref.span.end_col16,
+                )
+                return _single(view, f"Make {f.name} optional ({ref.text()}?)", end, "?")
+    return None
+
+
+def _upper(view: View, offset: int) -> Edit | None:
+    target = target_at(view.file, offset)
+    if target is None or target.kind not in ("decl", "method"):
+        return None
+    name: str = target.node.name
+    new = name[:1].upper() + name[1:]
+    if target.kind == "decl":
+        decl: Decl = target.node
+        return f"Rename {name} to {new}", workspace_edit(view, decl, new)
+    return _single(view, f"Rename {name} to {new}", target.span, new)
+
+
+OBVIOUS: dict[str, Callable[[View, int], Edit | None]] = {
+    "decorator/flag-empty-parens": _drop_parens,
+    "decorator/arg-prefer-ident": _bare,
+    "decorator/default-needs-optional": _optional,
+    "decl/name-case": _upper,
+}
+
+
+def _carried(view: View, diag: lsp.Diagnostic) -> list[Edit]:
+    """Fixes attached to the analyzer's diagnostic at that place."""
+    out: list[Edit] = []
+    for d in view.snapshot.diagnostics_for(view.doc.path):
+        if d.code == diag.code and lsp_range(d.span, view.encoding) == diag.range:
+            out += [_fix_edit(view, d, i) for i in range(len(d.fixes))]
+    return out
+
+
+def _fix_edit(view: View, d: Diagnostic, i: int) -> Edit:
+    fix = d.fixes[i]
+    return fix.title, lsp.WorkspaceEdit(
+        changes={uri_of(fix.span.path): [lsp_edit(fix.span, fix.new_text, view.encoding)]}
+    )
+
+
+def actions(view: View, diagnostics: list[lsp.Diagnostic]) -> list[lsp.CodeAction]:
+    out: list[lsp.CodeAction] = []
+    for diag in diagnostics:
+        edits = _carried(view, diag)
+        make = OBVIOUS.get(str(diag.code))
+        if not edits and make is not None:
+            edit = make(view, view.offset(diag.range.start))
+            edits = [edit] if edit is not None else []
+        out += [
+            lsp.CodeAction(
+                title=t, kind=lsp.CodeActionKind.QuickFix, diagnostics=[diag], edit=e, is_preferred=True
+            )
+            for t, e in edits
+        ]
+    return out
+
+
+def register(server: KitLanguageServer) -> None:
+    options = lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix])
+
+    @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION, options)
+    @server.thread()
+    def code_action(ls: KitLanguageServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
+        view = ls.state.view(params.text_document.uri)
+        if view is None:
+            return None
+        return actions(view, list(params.context.diagnostics))

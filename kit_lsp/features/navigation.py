@@ -1,0 +1,70 @@
+"""Go to definition, find references, document highlight: type references (also
+`pkg.Name`), middleware and error names in decorators, `extend service` names; across
+files and packages of the design."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lsprotocol import types as lsp
+
+from kit_core.model import Decl
+from kit_lsp.convert import lsp_location, lsp_range
+from kit_lsp.locate import target_at
+from kit_lsp.refs import references, resolve
+from kit_lsp.state import View
+
+if TYPE_CHECKING:
+    from kit_lsp.server import KitLanguageServer
+
+
+def declaration_at(view: View, position: lsp.Position) -> Decl | None:
+    """The declaration named at the cursor: by its own name or by a use of it."""
+    target = target_at(view.file, view.offset(position))
+    if target is None:
+        return None
+    if target.kind == "ref":
+        return resolve(view.symbols, target.node)
+    if target.kind == "decl":
+        decl: Decl = target.node
+        return decl
+    return None
+
+
+def register(server: KitLanguageServer) -> None:
+    @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+    @server.thread()
+    def definition(ls: KitLanguageServer, params: lsp.DefinitionParams) -> list[lsp.Location] | None:
+        view = ls.state.view(params.text_document.uri)
+        decl = declaration_at(view, params.position) if view is not None else None
+        if view is None or decl is None:
+            return None
+        return [lsp_location(decl.name_span, view.encoding, ls.state.text_of)]
+
+    @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+    @server.thread()
+    def refs(ls: KitLanguageServer, params: lsp.ReferenceParams) -> list[lsp.Location] | None:
+        view = ls.state.view(params.text_document.uri)
+        decl = declaration_at(view, params.position) if view is not None else None
+        if view is None or decl is None:
+            return None
+        spans = [r.span for r in references(view.symbols, view.files, decl)]
+        if params.context.include_declaration:
+            spans.insert(0, decl.name_span)
+        return [lsp_location(s, view.encoding, ls.state.text_of) for s in spans]
+
+    @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+    @server.thread()
+    def highlight(
+        ls: KitLanguageServer, params: lsp.DocumentHighlightParams
+    ) -> list[lsp.DocumentHighlight] | None:
+        view = ls.state.view(params.text_document.uri)
+        decl = declaration_at(view, params.position) if view is not None else None
+        if view is None or decl is None:
+            return None
+        spans = [r.span for r in references(view.symbols, [view.file], decl)]
+        if decl.name_span.path == view.doc.path:
+            spans.insert(0, decl.name_span)
+        return [
+            lsp.DocumentHighlight(lsp_range(s, view.encoding), lsp.DocumentHighlightKind.Text) for s in spans
+        ]
