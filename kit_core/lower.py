@@ -817,27 +817,27 @@ class _Lowerer:
         return tuple(i for i in items if i is not None)
 
     def _number(self, node: Node, kind: str, text: str, span: Span) -> Literal:
-        if kind == "integer":
-            value = int(text)
-            if value > INT64_MAX:
-                self.error("parse/int-range", node, text=text)
-            return Literal(LiteralKind.INT, text, value, span)
-        if kind == "float":
-            return Literal(LiteralKind.FLOAT, text, float(text), span)
+        if node.is_missing or not text:
+            return Literal(LiteralKind.INT, text, 0, span)  # inserted by error recovery: reported
         if kind == "negative_number":
             num = node.child_by_field_name("number")
-            if num is None:
+            if num is None or num.is_missing:
                 return Literal(LiteralKind.INT, text, 0, span)
-            digits = self.text(num)
-            if num.type == "float":
-                return Literal(LiteralKind.FLOAT, text, -float(digits), span)
-            value = -int(digits)
-            if value < -INT64_MAX - 1:
-                self.error("parse/int-range", node, text=text)
-            return Literal(LiteralKind.INT, text, value, span)
+            positive = self._number(num, num.type, self.text(num), span)
+            value = -positive.value if isinstance(positive.value, int | float) else 0
+            if positive.kind is LiteralKind.INT and value < -INT64_MAX - 1:
+                self.error("parse/int-range", node, text=_shorten(text))
+            return Literal(positive.kind, text, value, span)
         match = _NUMBER_RE.match(text)
         number = match.group(0) if match else "0"
         unit = text[len(number) :]
+        if kind == "integer":
+            value = _int(number)
+            if value > INT64_MAX and node.parent is not None and node.parent.type != "negative_number":
+                self.error("parse/int-range", node, text=_shorten(text))
+            return Literal(LiteralKind.INT, text, value, span)
+        if kind == "float":
+            return Literal(LiteralKind.FLOAT, text, float(number), span)
         if kind == "duration":
             return Literal(LiteralKind.DURATION, text, _scaled(number, _DURATION_NS.get(unit, 1)), span)
         if kind == "size":
@@ -845,7 +845,7 @@ class _Lowerer:
         self.error("parse/number-suffix", node, suffix=unit)
         if "." in number:
             return Literal(LiteralKind.FLOAT, text, float(number), span)
-        return Literal(LiteralKind.INT, text, int(number), span)
+        return Literal(LiteralKind.INT, text, _int(number), span)
 
     def string_value(self, node: Node) -> str:
         """The unescaped value of a `"..."` string node; bad escapes are reported."""
@@ -914,6 +914,12 @@ def _unicode_problem(body: bytes) -> str:
     if 0xD800 <= cp <= 0xDFFF:
         return "a surrogate code point names no character"
     return ""
+
+
+def _int(digits: str) -> int:
+    """Decimal digits as an int; absurdly long literals (beyond Python's str->int limit)
+    saturate to a value that is out of the int64 range anyway."""
+    return int(digits) if len(digits) <= 40 else 10**40
 
 
 def _scaled(number: str, factor: int) -> int:

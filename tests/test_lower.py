@@ -387,6 +387,8 @@ def test_scalar_validators_stop_at_the_line_end() -> None:
         ("enum E { A = 9223372036854775808 }", [("parse/int-range", 2)]),
         ("enum E { A = -9223372036854775809 }", [("parse/int-range", 2)]),
         ("type T {\n\ta int @gt(99999999999999999999)\n}", [("parse/int-range", 3)]),
+        ("type T {\n\ta int @gt(" + "9" * 5000 + ")\n}", [("parse/int-range", 3)]),
+        ("type T {\n\ta int @gt(-" + "9" * 5000 + ")\n}", [("parse/int-range", 3)]),
         ('@doc("\\u{110000}")\ntype T {}', [("parse/unicode-escape", 2)]),
         ('@doc("\\u{D800}")\ntype T {}', [("parse/unicode-escape", 2)]),
         ('@doc("\\u{}")\ntype T {}', [("parse/unicode-escape", 2)]),

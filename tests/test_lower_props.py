@@ -4,6 +4,7 @@ file, and an incremental reparse after an edit lowers to the same model as a fre
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -24,10 +25,15 @@ TOKENS = [
     "{", "}", "(", ")", "[", "]", "<", ">", ",", ":", "=", "?", ".", "/", "//", "@", "-", "...",
     "\n", " ", "\t", "\r\n", '"', "`", "\\", "\\u{", "\\u{110000}", "5s", "2MB", "5xyz",
     "-1", "1.5", "9223372036854775808", "@doc(", "@x(@y)", "/* */", "é", "😀", "\x00", "#",
-    "T", "id", "string", "{id}", "{rest...}", "NotFound", "Teapot",
+    "T", "id", "string", "{id}", "{rest...}", "NotFound", "Teapot", "9" * 5000, "[" * 200,
 ]  # fmt: skip
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# KIT_PROP_EXAMPLES=3000 for a longer hunt.
+SETTINGS = settings(
+    max_examples=int(os.environ.get("KIT_PROP_EXAMPLES", "150")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 def _spans(value: object) -> list[Span]:
