@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from e2e_harness import Built, Service, build_once, go_available, start
 
 pytestmark = pytest.mark.skipif(not go_available(), reason="the Go toolchain is needed")

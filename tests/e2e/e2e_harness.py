@@ -89,7 +89,9 @@ def overlay_logic(example: str, root: Path) -> None:
 
 
 def run(cmd: list[str], cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run(cmd, cwd=cwd, env=GO_ENV, capture_output=True, text=True, timeout=timeout, check=False)
+    proc = subprocess.run(
+        cmd, cwd=cwd, env=GO_ENV, capture_output=True, text=True, timeout=timeout, check=False
+    )
     assert proc.returncode == 0, f"{' '.join(cmd)} failed:\n{proc.stdout}\n{proc.stderr}"
     return proc
 
@@ -109,10 +111,17 @@ def build_once(example: str, shared_tmp: Path) -> Built:
     with open(shared_tmp / f"e2e-{example}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if marker.exists():
-            return Built(**{k: Path(v) if k in ("root", "binary") else v for k, v in json.loads(marker.read_text()).items()})
+            return Built(
+                **{
+                    k: Path(v) if k in ("root", "binary") else v
+                    for k, v in json.loads(marker.read_text()).items()
+                }
+            )
         make_project(example, root)
         generate(root)
-        fmt = subprocess.run(["gofmt", "-l", "."], cwd=root, capture_output=True, text=True, check=False).stdout
+        fmt = subprocess.run(
+            ["gofmt", "-l", "."], cwd=root, capture_output=True, text=True, check=False
+        ).stdout
         overlay_logic(example, root)
         vet = run(["go", "vet", "./..."], root).stdout
         binary = root / "bin" / example
@@ -163,8 +172,13 @@ def start(built: Built, workdir: Path, config: str = TEST_CONFIG) -> Service:
     cfg.write_text(config)
     log = workdir / "service.log"
     out = open(log, "w")  # noqa: SIM115 - kept open for the process's lifetime
-    proc = subprocess.Popen([str(built.binary), "-config", str(cfg)], cwd=built.root, stdout=out,
-                            stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [str(built.binary), "-config", str(cfg)],
+        cwd=built.root,
+        stdout=out,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         text = log.read_text()
@@ -194,8 +208,15 @@ class Response:
         return self.body.decode()
 
 
-def request(base: str, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None,
-            raw: bytes | None = None, timeout: float = 10) -> Response:
+def request(
+    base: str,
+    method: str,
+    path: str,
+    body: Any = None,
+    headers: dict[str, str] | None = None,
+    raw: bytes | None = None,
+    timeout: float = 10,
+) -> Response:
     data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
     req = urllib.request.Request(base + path, data=data, method=method, headers=headers or {})
     try:
@@ -210,10 +231,14 @@ def multipart(fields: dict[str, str], files: list[tuple[str, str, str, bytes]]) 
     boundary = "kit-e2e-boundary"
     parts: list[bytes] = []
     for name, value in fields.items():
-        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
+        parts.append(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
+        )
     for name, filename, ctype, data in files:
-        head = (f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
-                f"Content-Type: {ctype}\r\n\r\n")
+        head = (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
+            f"Content-Type: {ctype}\r\n\r\n"
+        )
         parts.append(head.encode() + data + b"\r\n")
     parts.append(f"--{boundary}--\r\n".encode())
     return b"".join(parts), f"multipart/form-data; boundary={boundary}"

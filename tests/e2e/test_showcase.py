@@ -14,10 +14,18 @@ def msg(r: object) -> tuple[int, str]:
 def test_generated_code_is_gofmt_clean(showcase_built: Built) -> None:
     assert showcase_built.gofmt == ""
     root = showcase_built.root
-    for path in ("internal/types/shop/types.go", "internal/types/shop/validate.go", "internal/types/shop/enums.go",
-                 "internal/types/shop/errors.go", "internal/types/shared/types.go",
-                 "internal/transport/admin/tools/ping.go", "internal/routes/admin/tools/routes.go",
-                 "internal/routes/routes.go", "internal/wiring/wiring.go", "svccontext/middlewares.go"):
+    for path in (
+        "internal/types/shop/types.go",
+        "internal/types/shop/validate.go",
+        "internal/types/shop/enums.go",
+        "internal/types/shop/errors.go",
+        "internal/types/shared/types.go",
+        "internal/transport/admin/tools/ping.go",
+        "internal/routes/admin/tools/routes.go",
+        "internal/routes/routes.go",
+        "internal/wiring/wiring.go",
+        "svccontext/middlewares.go",
+    ):
         assert (root / path).is_file(), path
     assert not (root / "internal/types/shared/errors.go").exists()  # no error declared there
 
@@ -64,18 +72,44 @@ def test_every_validator_message(showcase: Service) -> None:
     }
     for key, (value, message) in cases.items():
         assert msg(request(showcase.base, "POST", "/v1/shop/check", {key: value})) == (400, message), key
-    good = {"name": "abc", "email": "A <a@b.co>", "url": "https://x.io", "uuid": "123E4567-e89b-12d3-a456-426614174000",
-            "when": "2024-01-02T03:04:05.5+01:00", "day": "2024-01-02", "clock": "23:59:59", "phone": "+1 (555) 010-99",
-            "ipv6": "::1", "cidr": "10.0.0.0/8", "mac": "00:00:5e:00:53:01", "card": "4111111111111111",
-            "color": "#abc", "doc": "[1]", "between": 2.5, "mult": 9, "fmult": 1.5, "few": ["a"], "uniq": [1, 2],
-            "raw": "AQID", "level": -1, "tint": "blue"}
+    good = {
+        "name": "abc",
+        "email": "A <a@b.co>",
+        "url": "https://x.io",
+        "uuid": "123E4567-e89b-12d3-a456-426614174000",
+        "when": "2024-01-02T03:04:05.5+01:00",
+        "day": "2024-01-02",
+        "clock": "23:59:59",
+        "phone": "+1 (555) 010-99",
+        "ipv6": "::1",
+        "cidr": "10.0.0.0/8",
+        "mac": "00:00:5e:00:53:01",
+        "card": "4111111111111111",
+        "color": "#abc",
+        "doc": "[1]",
+        "between": 2.5,
+        "mult": 9,
+        "fmult": 1.5,
+        "few": ["a"],
+        "uniq": [1, 2],
+        "raw": "AQID",
+        "level": -1,
+        "tint": "blue",
+    }
     r = request(showcase.base, "POST", "/v1/shop/check", good)
     assert r.status == 201 and r.json["tint"] == "blue", r.body
 
 
 def test_nested_paths_required_and_type_forms(showcase: Service) -> None:
-    base = {"headline": "h", "count": 1, "price": {"amount": 1, "currency": "EUR"}, "page": {"items": []},
-            "payload": {"k": [1]}, "createdBy": "me", "createdAt": "2024-01-02T03:04:05Z"}
+    base = {
+        "headline": "h",
+        "count": 1,
+        "price": {"amount": 1, "currency": "EUR"},
+        "page": {"items": []},
+        "payload": {"k": [1]},
+        "createdBy": "me",
+        "createdAt": "2024-01-02T03:04:05Z",
+    }
     r = request(showcase.base, "PUT", "/v1/shop/forms", base)
     assert r.status == 200, r.body
     body = r.json
@@ -88,8 +122,12 @@ def test_nested_paths_required_and_type_forms(showcase: Service) -> None:
     assert body["createdBy"] == "me"  # mixin fields are flat
     r = request(showcase.base, "PUT", "/v1/shop/forms", {**base, "price": {"amount": 1}})
     assert msg(r) == (400, "price: currency: required")
-    r = request(showcase.base, "PUT", "/v1/shop/forms",
-                {**base, "page": {"items": [{"amount": 1, "currency": "EUR"}, {"amount": -1, "currency": "USD"}]}})
+    r = request(
+        showcase.base,
+        "PUT",
+        "/v1/shop/forms",
+        {**base, "page": {"items": [{"amount": 1, "currency": "EUR"}, {"amount": -1, "currency": "USD"}]}},
+    )
     assert msg(r) == (400, "page: items[1]: amount: below minimum 0")
     r = request(showcase.base, "PUT", "/v1/shop/forms", {k: v for k, v in base.items() if k != "payload"})
     assert msg(r) == (400, "payload: required")
@@ -102,7 +140,9 @@ def test_nested_paths_required_and_type_forms(showcase: Service) -> None:
 def test_cross_field_rules(showcase: Service) -> None:
     r = request(showcase.base, "POST", "/v1/shop/contact", {"name": "n"})
     assert msg(r) == (400, "requiresOneOf [email phone] - at least one must be set")
-    r = request(showcase.base, "POST", "/v1/shop/contact", {"name": "n", "email": "a@b.co", "phone": "123456"})
+    r = request(
+        showcase.base, "POST", "/v1/shop/contact", {"name": "n", "email": "a@b.co", "phone": "123456"}
+    )
     assert msg(r) == (400, "mutuallyExclusive [email phone] - at most one may be set")
     r = request(showcase.base, "POST", "/v1/shop/contact", {"name": "", "email": "a@b.co"})
     assert msg(r) == (400, "name: length less than 1")
@@ -111,10 +151,23 @@ def test_cross_field_rules(showcase: Service) -> None:
 
 def test_bindings_and_response_headers(showcase: Service) -> None:
     headers = {**AUTH, "X-Ids": "1, 2,3", "X-Trace-Id": "abc", "Cookie": "sid=s-1"}
-    r = request(showcase.base, "GET", "/v1/shop/bind/42?q=hi&n=3&f=1.5&b=true&color=green&pr=2&note=x", None, headers)
+    r = request(
+        showcase.base, "GET", "/v1/shop/bind/42?q=hi&n=3&f=1.5&b=true&color=green&pr=2&note=x", None, headers
+    )
     assert r.status == 200, r.body
-    assert r.json == {"id": 42, "q": "hi", "n": 3, "f": 1.5, "b": True, "ids": [1, 2, 3], "trace": "abc",
-                      "sid": "s-1", "color": "green", "pr": 2, "note": "x"}
+    assert r.json == {
+        "id": 42,
+        "q": "hi",
+        "n": 3,
+        "f": 1.5,
+        "b": True,
+        "ids": [1, 2, 3],
+        "trace": "abc",
+        "sid": "s-1",
+        "color": "green",
+        "pr": 2,
+        "note": "x",
+    }
     assert r.headers["X-Total"] == "7"
     assert r.headers.get_all("X-Tags") == ["a", "b"]
     assert any(c.startswith("token=tok") for c in r.cookies)
@@ -137,11 +190,22 @@ def test_binding_refusals(showcase: Service) -> None:
 def test_multipart_upload(showcase: Service) -> None:
     def upload(fields: dict[str, str], files: list[tuple[str, str, str, bytes]]) -> object:
         body, ctype = multipart(fields, files)
-        return request(showcase.base, "POST", "/v1/shop/upload?title=fromquery", raw=body,
-                       headers={"Content-Type": ctype})
+        return request(
+            showcase.base,
+            "POST",
+            "/v1/shop/upload?title=fromquery",
+            raw=body,
+            headers={"Content-Type": ctype},
+        )
 
-    r = upload({"title": "doc", "count": "2"}, [("file", "a.txt", "text/plain; charset=utf-8", b"hello"),
-                                              ("more", "b.png", "image/png", b"x"), ("more", "c.png", "image/png", b"y")])
+    r = upload(
+        {"title": "doc", "count": "2"},
+        [
+            ("file", "a.txt", "text/plain; charset=utf-8", b"hello"),
+            ("more", "b.png", "image/png", b"x"),
+            ("more", "c.png", "image/png", b"y"),
+        ],
+    )
     assert r.status == 201, r.body  # type: ignore[attr-defined]
     assert r.json == {"title": "doc", "count": 2, "name": "a.txt", "size": 5, "more": 2}  # type: ignore[attr-defined]
     assert msg(upload({"title": "doc"}, [])) == (400, "file: required")
@@ -177,10 +241,20 @@ def test_typed_errors(showcase: Service) -> None:
 def test_success_statuses_and_empty_values(showcase: Service) -> None:
     r = request(showcase.base, "POST", "/v1/shop/accept", {})
     assert r.status == 202  # @status
-    assert r.json == {"list": [], "nlist": None, "m": {}, "raw": "", "the_key": ""}
-    r = request(showcase.base, "POST", "/v1/shop/options", {"nick": None, "nlist": None, "list": ["a"], "maybe": []})
+    assert r.json == {"nick": None, "list": [], "nlist": None, "m": {}, "raw": "", "the_key": ""}
+    r = request(
+        showcase.base, "POST", "/v1/shop/options", {"nick": None, "nlist": None, "list": ["a"], "maybe": []}
+    )
     assert r.status == 201
-    assert r.json == {"list": ["a"], "maybe": [], "nlist": None, "m": {}, "raw": "", "the_key": ""}
+    assert r.json == {
+        "nick": None,
+        "list": ["a"],
+        "maybe": [],
+        "nlist": None,
+        "m": {},
+        "raw": "",
+        "the_key": "",
+    }
     r = request(showcase.base, "POST", "/v1/shop/options", {"name": None})
     assert r.status == 201 and "name" not in r.json
     assert request(showcase.base, "DELETE", "/v1/shop/gone").status == 204
@@ -211,6 +285,9 @@ def test_timeout_body_limit_passthrough_and_middleware_chains(showcase: Service)
     r = request(showcase.base, "GET", "/v1/shop/raw")
     assert (r.status, r.text, r.headers["Content-Type"]) == (200, "raw ok", "text/plain")
     assert request(showcase.base, "GET", "/v1/shop/raw?fail=1").status == 404
-    assert msg(request(showcase.base, "GET", "/v1/shop/secure")) == (401, "unauthorized")  # extend block chain
+    assert msg(request(showcase.base, "GET", "/v1/shop/secure")) == (
+        401,
+        "unauthorized",
+    )  # extend block chain
     r = request(showcase.base, "GET", "/v1/shop/secure", None, AUTH)
     assert (r.status, r.body) == (204, b"")  # a response type with no body field: 204

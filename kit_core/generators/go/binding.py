@@ -44,8 +44,8 @@ class Binder:
         wire = go_string(b.wire_name)
         elem = shape.element() if shape.array_dims else shape
         if elem.primitive == "file":
-            fn = "Files" if shape.array_dims else "File"
-            return [f"{expr} = {self.helper}.{fn}(r, {wire})"]
+            files = "Files" if shape.array_dims else "File"
+            return [f"{expr} = {self.helper}.{files}(r, {wire})"]
         if shape.array_dims > 1 or elem.array_dims:
             return []
         fn = parser(elem.primitive)

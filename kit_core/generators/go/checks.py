@@ -86,9 +86,8 @@ class Emitter:
         """`if err := <call>; err != nil { return fmt.Errorf("<label>: %w", args..., err) }`"""
         self.std.add("fmt")
         extra = "".join(a + ", " for a in args)
-        self.lines.append(
-            f"if err := {call}; err != nil {{\n\treturn fmt.Errorf({go_string(fmt_label + ': %w')}, {extra}err)\n}}"
-        )
+        errorf = f"fmt.Errorf({go_string(fmt_label + ': %w')}, {extra}err)"
+        self.lines.append(f"if err := {call}; err != nil {{\n\treturn {errorf}\n}}")
 
     def open(self, header: str) -> None:
         self.lines.append(header + " {")
@@ -117,7 +116,7 @@ class FieldChecks:
     def field(self, out: Emitter, f: FieldFacts, expr: str, pointer: bool, label: str) -> None:
         absent = presence(f)
         if absent is not None:
-            out.fail(absent % expr, _m(label, f"required"))
+            out.fail(absent % expr, _m(label, "required"))
         guarded = (pointer or f.optional or f.nullable) and not (absent and "nil" in absent)
         if guarded and not self._has_value_checks(f):
             return
@@ -153,7 +152,9 @@ class FieldChecks:
         out.wrap("x.Validate()", fmt_label, *args)
         out.close()
 
-    def _elements(self, out: Emitter, ref: TypeRef, leaf: Leaf, value: str, fmt_label: str, args: list[str]) -> None:
+    def _elements(
+        self, out: Emitter, ref: TypeRef, leaf: Leaf, value: str, fmt_label: str, args: list[str]
+    ) -> None:
         """Loops over arrays and maps down to elements that validate themselves."""
         if not (ref.array_dims or ref.is_map) or not self.needs.leaf_validates(leaf.resolved):
             return
@@ -177,8 +178,9 @@ class FieldChecks:
             out.close()
         out.close()
 
-    def _element(self, out: Emitter, ref: TypeRef, leaf: Leaf, elem: str, addr: str, fmt_label: str,
-                 args: list[str]) -> None:
+    def _element(
+        self, out: Emitter, ref: TypeRef, leaf: Leaf, elem: str, addr: str, fmt_label: str, args: list[str]
+    ) -> None:
         if ref.array_dims or ref.is_map:
             self._elements(out, ref, leaf, elem, fmt_label, args)
             return
@@ -201,7 +203,9 @@ class FieldChecks:
         prim = self._primitive(leaf)
         texts = [a.text for a in d.args]
         name = d.name
-        if name in ("minItems", "maxItems", "uniqueItems") or (ref.array_dims and name not in ("maxSize", "mimeTypes")):
+        if name in ("minItems", "maxItems", "uniqueItems") or (
+            ref.array_dims and name not in ("maxSize", "mimeTypes")
+        ):
             self._items(out, name, texts, value, label)
             return
         if name in ("maxSize", "mimeTypes"):
@@ -226,7 +230,7 @@ class FieldChecks:
         elif name == "maxItems":
             out.fail(f"len({value}) > {texts[0]}", _m(label, f"maxItems {texts[0]}"))
         elif name == "uniqueItems":
-            out.fail(f"!{self.helpers.use('unique')}({value})", _m(label, f"items must be unique"))
+            out.fail(f"!{self.helpers.use('unique')}({value})", _m(label, "items must be unique"))
 
     def _file(self, out: Emitter, d: Decorator, value: str, ref: TypeRef, label: str) -> None:
         if ref.array_dims:
@@ -241,9 +245,13 @@ class FieldChecks:
         items = d.args[0].items if len(d.args) == 1 and d.args[0].kind is LiteralKind.ARRAY else d.args
         allowed = ", ".join(go_string(str(i.value)) for i in items)
         fn = self.helpers.use("mime")
-        out.fail(f"{value} != nil && !{fn}({value}, []string{{{allowed}}})", _m(label, f"disallowed content type"))
+        out.fail(
+            f"{value} != nil && !{fn}({value}, []string{{{allowed}}})", _m(label, "disallowed content type")
+        )
 
-    def _string(self, out: Emitter, name: str, d: Decorator, value: str, prim: str, leaf: Leaf, label: str) -> None:
+    def _string(
+        self, out: Emitter, name: str, d: Decorator, value: str, prim: str, leaf: Leaf, label: str
+    ) -> None:
         as_str = value if prim == "string" and self._is_plain(leaf) else f"string({value})"
         if prim == "bytes":
             as_str = f"string({value})"
@@ -252,8 +260,10 @@ class FieldChecks:
         if name == "length":
             if prim != "bytes":
                 out.std.add("unicode/utf8")
-            out.fail(f"n := {count}; n < {texts[0]} || n > {texts[1]}",
-                     _m(label, f"length out of range [{texts[0]}, {texts[1]}]"))
+            out.fail(
+                f"n := {count}; n < {texts[0]} || n > {texts[1]}",
+                _m(label, f"length out of range [{texts[0]}, {texts[1]}]"),
+            )
         elif name in ("minLength", "maxLength"):
             if prim != "bytes":
                 out.std.add("unicode/utf8")
@@ -261,7 +271,7 @@ class FieldChecks:
             out.fail(f"{count} {op} {texts[0]}", _m(label, f"length {word} than {texts[0]}"))
         elif name == "pattern":
             var = self.helpers.pattern(str(d.args[0].value))
-            out.fail(f"!{var}.MatchString({as_str})", _m(label, f"does not match pattern"))
+            out.fail(f"!{var}.MatchString({as_str})", _m(label, "does not match pattern"))
         elif name == "format":
             fmt_name = str(d.args[0].value)
             fn = self.helpers.use(fmt_name)
@@ -288,18 +298,26 @@ class FieldChecks:
         elif name == "lte" and needed_high(texts[0]):
             out.fail(f"{value} > {texts[0]}", _m(label, f"above maximum {texts[0]}"))
         elif name == "range":
-            conds = [c for c, need in ((f"{value} < {texts[0]}", needed_low(texts[0])),
-                                       (f"{value} > {texts[1]}", needed_high(texts[1]))) if need]
+            conds = [
+                c
+                for c, need in (
+                    (f"{value} < {texts[0]}", needed_low(texts[0])),
+                    (f"{value} > {texts[1]}", needed_high(texts[1])),
+                )
+                if need
+            ]
             if conds:
                 out.fail(" || ".join(conds), _m(label, f"out of range [{texts[0]}, {texts[1]}]"))
         elif name == "positive":
-            out.fail(f"{value} <= 0", _m(label, f"must be positive"))
+            out.fail(f"{value} <= 0", _m(label, "must be positive"))
         elif name == "negative":
-            out.fail(f"{value} >= 0", _m(label, f"must be negative"))
+            out.fail(f"{value} >= 0", _m(label, "must be negative"))
         elif name == "multipleOf":
             if prim in FLOAT_PRIMITIVES:
                 fn = self.helpers.use("multipleOf")
-                out.fail(f"!{fn}(float64({value}), {texts[0]})", _m(label, f"must be a multiple of {texts[0]}"))
+                out.fail(
+                    f"!{fn}(float64({value}), {texts[0]})", _m(label, f"must be a multiple of {texts[0]}")
+                )
             else:
                 out.fail(f"{value}%{texts[0]} != 0", _m(label, f"must be a multiple of {texts[0]}"))
 

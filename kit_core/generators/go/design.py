@@ -180,5 +180,6 @@ class GoDesign:
                 out.extend(self.flat_fields(mixin, r.package or package, seen | {id(decl)}))
         return out
 
+
 def _params(decl: TypeDecl | ErrorDecl) -> tuple[str, ...]:
     return tuple(p.name for p in decl.params) if isinstance(decl, TypeDecl) else ()

@@ -45,8 +45,13 @@ def enum_view(decl: EnumDecl) -> EnumView:
         )
         for v, wire in zip(decl.values, wires, strict=True)
     ]
-    return EnumView(decl.name, "int" if is_int else "string", decl_doc(decl), values,
-                    f"must be one of [{' '.join(wires)}]")
+    return EnumView(
+        decl.name,
+        "int" if is_int else "string",
+        decl_doc(decl),
+        values,
+        f"must be one of [{' '.join(wires)}]",
+    )
 
 
 def _value_doc(decorators: tuple, fallback: str | None) -> str | None:  # type: ignore[type-arg]

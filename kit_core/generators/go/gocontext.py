@@ -10,7 +10,7 @@ from kit_core.generators.go.imports import ImportSet
 from kit_core.generators.go.layout import Layout
 from kit_core.generators.go.needs import Needs
 from kit_core.generators.go.typemap import TypeMapper
-from kit_core.model import Decorator, DeclBase, Field, Literal
+from kit_core.model import DeclBase, Decorator, Field, Literal
 from kit_core.semantics import HttpModel, TypeIndex, http_model
 
 RUNTIME = "github.com/kitdev/kit/runtime"
@@ -34,7 +34,9 @@ class GoGen:
         index = getattr(analysis, "index", None) or TypeIndex(symbols)
         http = getattr(analysis, "http", None) or http_model(symbols, ctx.manifest, index)
         layout = Layout.from_manifest(ctx.manifest, ctx.module)
-        return cls(design, layout, Needs(design), http, index, getattr(ctx, "runtime_module", RUNTIME), ctx.manifest)
+        return cls(
+            design, layout, Needs(design), http, index, getattr(ctx, "runtime_module", RUNTIME), ctx.manifest
+        )
 
     def imports(self) -> ImportSet:
         return ImportSet(self.layout.module)

@@ -77,7 +77,9 @@ def handler_view(g: GoGen, m: MethodInfo, imports: ImportSet) -> HandlerView:
     resp_decl = resp.decl if resp is not None and isinstance(resp.decl, TypeDecl) else None
     headers: list[str] = []
     if resp_decl is not None and resp is not None and resp.package is not None:
-        headers = header_writes(g.design, mapper, g.design.flat_fields(resp_decl, resp.package), "resp", imports)
+        headers = header_writes(
+            g.design, mapper, g.design.flat_fields(resp_decl, resp.package), "resp", imports
+        )
     if binds or defaults or multipart:
         imports.alias(g.layout.import_path(g.layout.transport), helper)
     req_decl = req.decl if req is not None and isinstance(req.decl, TypeDecl) else None
@@ -89,7 +91,9 @@ def handler_view(g: GoGen, m: MethodInfo, imports: ImportSet) -> HandlerView:
         passthrough=m.passthrough,
         req_type=req_type,
         defaults=defaults,
-        decode=req is not None and not multipart and any(b.location is Location.BODY for b in m.request_fields),
+        decode=req is not None
+        and not multipart
+        and any(b.location is Location.BODY for b in m.request_fields),
         multipart=size_expr(max_memory) if multipart else None,
         binds=binds,
         validate=req_decl is not None and g.needs.validates(req_decl),

@@ -33,8 +33,9 @@ def wire_string(design: GoDesign, f: FieldFacts, value: str, imports: ImportSet)
     return f"string({value})"
 
 
-def header_writes(design: GoDesign, mapper: TypeMapper, fields: list[FieldFacts], recv: str,
-                  imports: ImportSet) -> list[str]:
+def header_writes(
+    design: GoDesign, mapper: TypeMapper, fields: list[FieldFacts], recv: str, imports: ImportSet
+) -> list[str]:
     """Statements writing every header/cookie field of ``recv`` to `w`."""
     out: list[str] = []
     for f in fields:

@@ -77,7 +77,9 @@ def render(template: str, **ctx: Any) -> str:
     return environment().get_template(template).render(**ctx)
 
 
-def go_file(path: str, owner: Owner, package: str, template: str, imports: ImportSet, **ctx: Any) -> OutputFile:
+def go_file(
+    path: str, owner: Owner, package: str, template: str, imports: ImportSet, **ctx: Any
+) -> OutputFile:
     """Render a template body, then the header and imports above it (gofmt runs later, once)."""
     body = render(template, imports=imports, **ctx)
     head = f"{HEADERS[owner]}\n\npackage {package}\n\n{imports.render()}"

@@ -23,8 +23,9 @@ def svccontext(g: GoGen) -> OutputFile:
     names = [d.name for d in declared(g)]
     if names:
         imports.std(g.layout.import_path(g.layout.middleware))
-    return go_file(g.layout.svccontext_file, Owner.GEN_ONCE, "svccontext", "svccontext.go.j2", imports,
-                   middlewares=names)
+    return go_file(
+        g.layout.svccontext_file, Owner.GEN_ONCE, "svccontext", "svccontext.go.j2", imports, middlewares=names
+    )
 
 
 def config_go(g: GoGen) -> OutputFile:
@@ -34,8 +35,16 @@ def config_go(g: GoGen) -> OutputFile:
     imports.std("gopkg.in/yaml.v3")
     telemetry = g.rt(imports, "telemetry")
     path = f"{g.layout.config}/config.go"
-    return go_file(path, Owner.GEN_ONCE, "config", "config.go.j2", imports, telemetry=telemetry,
-                   config_path=f"{g.layout.config}/config.yaml", service_name=service_name(g))
+    return go_file(
+        path,
+        Owner.GEN_ONCE,
+        "config",
+        "config.go.j2",
+        imports,
+        telemetry=telemetry,
+        config_path=f"{g.layout.config}/config.yaml",
+        service_name=service_name(g),
+    )
 
 
 def service_name(g: GoGen) -> str:

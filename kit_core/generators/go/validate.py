@@ -45,8 +45,16 @@ def generate(g: GoGen, pkg: Package) -> OutputFile | None:
     for path in sorted(std | helpers.imports):
         imports.std(path)
     path = f"{g.layout.types_dir(pkg.name)}/validate.go"
-    return go_file(path, Owner.REGEN, pkg.name, "validate.go.j2", imports, methods=out,
-                   helpers=sorted(helpers.names), patterns=sorted(helpers.patterns.items(), key=lambda p: p[1]))
+    return go_file(
+        path,
+        Owner.REGEN,
+        pkg.name,
+        "validate.go.j2",
+        imports,
+        methods=out,
+        helpers=sorted(helpers.names),
+        patterns=sorted(helpers.patterns.items(), key=lambda p: p[1]),
+    )
 
 
 def scalar_view(g: GoGen, checks: FieldChecks, s: ScalarDecl, package: str, std: set[str]) -> ValidateView:
@@ -57,8 +65,9 @@ def scalar_view(g: GoGen, checks: FieldChecks, s: ScalarDecl, package: str, std:
             checks.decorator(em, d, "v", s.primitive, leaf, "")
     em.lines.append("return nil")
     std.update(em.std)
-    return ValidateView(f"v {s.name}", f"Validate checks a {s.name} value against its declared constraints.",
-                        em.lines)
+    return ValidateView(
+        f"v {s.name}", f"Validate checks a {s.name} value against its declared constraints.", em.lines
+    )
 
 
 def type_view(g: GoGen, checks: FieldChecks, t: TypeDecl, package: str, std: set[str]) -> ValidateView:
@@ -77,7 +86,9 @@ def type_view(g: GoGen, checks: FieldChecks, t: TypeDecl, package: str, std: set
     em.lines.append("return nil")
     std.update(em.std)
     recv = f"{t.name}[{', '.join(params)}]" if params else t.name
-    return ValidateView(f"v *{recv}", f"Validate checks a {t.name} and stops at the first violation.", em.lines)
+    return ValidateView(
+        f"v *{recv}", f"Validate checks a {t.name} and stops at the first violation.", em.lines
+    )
 
 
 def _cross_field(g: GoGen, em: Emitter, t: TypeDecl, package: str) -> None:
