@@ -328,9 +328,7 @@ class _Lowerer:
         elif kind == "import_declaration":
             self._import(node, state)
         elif kind in _DECLARATION_KINDS:
-            decl = self._declaration(node, state)
-            if decl is not None:
-                state.decls.append(decl)
+            state.decls.append(self._declaration(node, state))
             state.last_end_line = node.end_point.row
             if kind == "scalar_declaration":
                 state.pending.extend(state.carried)
@@ -354,7 +352,7 @@ class _Lowerer:
         decorators, first = self._take_pending(state)
         if state.package is not None or state.decls or state.imports:
             self.syntax_error(node, "the package clause must come first in the file, once")
-        elif not state.decls:
+        else:
             state.file_decorators = decorators
         name = node.child_by_field_name("name")
         state.package = self.text(name) if name is not None else ""
@@ -378,7 +376,7 @@ class _Lowerer:
 
     # ------------------------------------------------------------------ declarations
 
-    def _declaration(self, node: Node, state: _FileState) -> Decl | None:
+    def _declaration(self, node: Node, state: _FileState) -> Decl:
         decorators, first = self._take_pending(state)
         start = first if first is not None else node
         kind = node.type
@@ -400,7 +398,7 @@ class _Lowerer:
 
     def _type(self, node: Node, decorators: tuple[Decorator, ...], span: Span, start: Node) -> TypeDecl:
         name, name_span = self.name_of(node, "type")
-        trivia = self._decl_trivia(node, start)
+        trivia = self.node_trivia(node, start)
         params = self._type_params(node.child_by_field_name("parameters"))
         body = node.child_by_field_name("body")
         if body is None:
@@ -409,10 +407,6 @@ class _Lowerer:
         else:
             members = self.members(body)
         return TypeDecl(name, decorators, span, name_span, trivia, params, members)
-
-    def _decl_trivia(self, node: Node, start: Node) -> Trivia:
-        """Doc above the declaration (its first decorator); trailing comment after its end."""
-        return self.node_trivia(node, start)
 
     def _type_params(self, node: Node | None) -> tuple[TypeParam, ...]:
         if node is None:
@@ -425,7 +419,7 @@ class _Lowerer:
 
     def _enum(self, node: Node, decorators: tuple[Decorator, ...], span: Span, start: Node) -> EnumDecl:
         name, name_span = self.name_of(node, "enum")
-        trivia = self._decl_trivia(node, start)
+        trivia = self.node_trivia(node, start)
         body = node.child_by_field_name("body")
         values = self._enum_values(body) if body is not None else ()
         return EnumDecl(name, decorators, span, name_span, trivia, values)
@@ -487,7 +481,7 @@ class _Lowerer:
         self, node: Node, decorators: tuple[Decorator, ...], span: Span, start: Node
     ) -> ErrorDecl:
         name, name_span = self.name_of(node, "error")
-        trivia = self._decl_trivia(node, start)
+        trivia = self.node_trivia(node, start)
         cat_node = node.child_by_field_name("category")
         category = self.text(cat_node)
         cat_span = self.span(cat_node) if cat_node is not None else name_span
@@ -501,7 +495,7 @@ class _Lowerer:
 
     def _service(self, node: Node, decorators: tuple[Decorator, ...], span: Span, start: Node) -> ServiceDecl:
         name, name_span = self.name_of(node, "service")
-        trivia = self._decl_trivia(node, start)
+        trivia = self.node_trivia(node, start)
         body = node.child_by_field_name("body")
         methods: list[Method] = []
         last_line = -1
@@ -532,7 +526,7 @@ class _Lowerer:
         name, name_span = self.name_of(node, "method")
         decorators = self.decorators(node)
         verb_node = node.child_by_field_name("verb")
-        trivia = self._decl_trivia(node, node)
+        trivia = self.node_trivia(node, node)
         path_node = node.child_by_field_name("path")
         route = self._route(path_node) if path_node is not None else None
         body = node.child_by_field_name("body")
@@ -615,7 +609,7 @@ class _Lowerer:
 
     def _event(self, node: Node, decorators: tuple[Decorator, ...], span: Span, start: Node) -> EventDecl:
         name, name_span = self.name_of(node, "event")
-        trivia = self._decl_trivia(node, start)
+        trivia = self.node_trivia(node, start)
         body = node.child_by_field_name("body")
         payload: TypeRef | None = None
         for clause in body.named_children if body is not None else ():
