@@ -34,9 +34,10 @@ def build_document(symbols: SymbolTable, manifest: Any, http: HttpModel, index: 
         path, verb, op = ops.build(info)
         paths.setdefault(path, {})[verb] = op
         used += [name for req in info.security for name in req]
-    doc: dict[str, Any] = {"openapi": OPENAPI_VERSION, "info": _info(symbols, manifest), "paths": paths}
+    doc: dict[str, Any] = {"openapi": OPENAPI_VERSION, "info": _info(symbols, manifest)}
     if base:
         doc["servers"] = [_server(base, _base_vars(http, base))]
+    doc["paths"] = paths
     components: dict[str, Any] = {}
     if schemas.components:
         components["schemas"] = schemas.components

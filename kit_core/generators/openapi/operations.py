@@ -168,12 +168,10 @@ class Operations:
             headers.update(self._headers(response_bindings([f for f in fields if not is_wire(f)])))
             category = ERROR_CATEGORIES.get(e.decl.category)
             messages.append(e.decl.doc or (category.message if category else e.name))
-        resp: dict[str, Any] = {
-            "description": "; ".join(messages),
-            "content": {"application/json": {"schema": refs[0] if len(refs) == 1 else {"oneOf": refs}}},
-        }
+        resp: dict[str, Any] = {"description": "; ".join(messages)}
         if headers:
             resp["headers"] = headers
+        resp["content"] = {"application/json": {"schema": refs[0] if len(refs) == 1 else {"oneOf": refs}}}
         return resp
 
 

@@ -162,7 +162,6 @@ class Schemas:
             category = ERROR_CATEGORIES.get(decl.category)
             s = {
                 "type": "object",
-                "required": ["code", "message"],
                 "properties": {
                     "code": {"type": "string", "const": screaming_snake(decl.name)},
                     "message": {
@@ -170,6 +169,7 @@ class Schemas:
                         "examples": [category.message if category else decl.category],
                     },
                 },
+                "required": ["code", "message"],
             }
         return _annotate(s, decl.doc, False)
 
