@@ -31,6 +31,7 @@ KEYWORDS = frozenset(
 
 
 def check_file(ctx: Ctx, file: SourceFile) -> None:
+    broken = _broken_ranges(file)
     for node in sites_of(file):
         seen: dict[str, Decorator] = {}
         for dec in node.decorators:
@@ -38,8 +39,23 @@ def check_file(ctx: Ctx, file: SourceFile) -> None:
             if spec is None or not _placed(ctx, dec, spec, node):
                 continue
             _repeat(ctx, dec, spec, node, seen)
+            if _inside(dec, broken):
+                continue  # the parser dropped part of its arguments and said so
             if _arguments(ctx, dec, spec):
                 _values(ctx, dec, spec)
+
+
+def _broken_ranges(file: SourceFile) -> list[tuple[int, int]]:
+    out = []
+    for d in file.parse_diagnostics:
+        span = getattr(d, "span", None)
+        if span is not None:
+            out.append((span.start_byte, span.end_byte))
+    return out
+
+
+def _inside(dec: Decorator, broken: list[tuple[int, int]]) -> bool:
+    return any(dec.span.start_byte <= start <= dec.span.end_byte for start, _ in broken)
 
 
 def usable(dec: Decorator, site: Site) -> DecoratorSpec | None:

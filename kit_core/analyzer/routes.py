@@ -15,8 +15,8 @@ from kit_core.source import Span
 def check_design(ctx: Ctx) -> None:
     reported: set[tuple[int, str]] = set()
     for m in ctx.http.methods:
-        _route_syntax(ctx, m)
-        _path_vars(ctx, m, reported)
+        if _route_syntax(ctx, m):
+            _path_vars(ctx, m, reported)
         _bindings(ctx, m, reported)
         if m.full_route in HEALTH_PATHS:
             what = "liveness" if m.full_route == "/healthz" else "readiness"
@@ -35,16 +35,16 @@ def _route_span(m: MethodInfo) -> Span:
 # --------------------------------------------------------------------------- syntax
 
 
-def _route_syntax(ctx: Ctx, m: MethodInfo) -> None:
+def _route_syntax(ctx: Ctx, m: MethodInfo) -> bool:
+    """Report malformed routes; True when the route is well formed (its variables are known)."""
     route = m.method.route
     if route is None:
-        return
+        return True
+    count = len(ctx.diags)
     if len(route.text) > 1 and route.text.endswith("/"):
         ctx.report("route/pattern", route.span, segment=route.text, reason="a route does not end with /")
     if "//" in route.text:
-        ctx.report(
-            "route/pattern", route.span, segment=route.text, reason="a route has no empty segment (//)"
-        )
+        ctx.report("route/pattern", route.span, segment=route.text, reason="a route has no empty segment (//)")
     seen: dict[str, PathSegment] = {}
     for i, seg in enumerate(route.segments):
         problem = _segment_problem(seg, last=i == len(route.segments) - 1)
@@ -53,13 +53,9 @@ def _route_syntax(ctx: Ctx, m: MethodInfo) -> None:
         if seg.var:
             prev = seen.setdefault(seg.var, seg)
             if prev is not seg:
-                ctx.report(
-                    "route/duplicate-path-var",
-                    seg.span,
-                    var=seg.var,
-                    route=route.text,
-                    related=related(prev.span, "first used here"),
-                )
+                ctx.report("route/duplicate-path-var", seg.span, var=seg.var, route=route.text,
+                           related=related(prev.span, "first used here"))
+    return len(ctx.diags) == count
 
 
 def _segment_problem(seg: PathSegment, last: bool) -> str | None:

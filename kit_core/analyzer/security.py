@@ -4,6 +4,10 @@ document is written. Also the basePath format warning."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+import yaml
+
 from kit_core.analyzer.context import Ctx
 from kit_core.analyzer.decorators import usable
 from kit_core.analyzer.walk import sites_of
@@ -49,21 +53,49 @@ def check_design(ctx: Ctx) -> None:
     if m.output.openapi == "-":
         return
     span = m.key_spans.get("openapi.securitySchemes", file_span(m.path))
+    names = scheme_name_spans(m.path)
     for name, scheme in sorted(m.openapi.security_schemes.items()):
-        for missing in scheme_problems(scheme):
+        missing = scheme_problems(scheme)
+        if missing:
             kind = scheme.get("type") if isinstance(scheme, dict) else None
-            ctx.report(
-                "openapi/security-scheme",
-                _span(ctx, name, span),
-                scheme=name,
-                type=kind or "no type",
-                field=missing,
-            )
+            where = m.key_spans.get(f"openapi.securitySchemes.{name}") or names.get(name, span)
+            ctx.report("openapi/security-scheme", where, scheme=name, type=kind or "no type",
+                       field=" and ".join(missing))
 
 
-def _span(ctx: Ctx, name: str, default: Span) -> Span:
-    assert ctx.manifest is not None
-    return ctx.manifest.key_spans.get(f"openapi.securitySchemes.{name}", default)
+@lru_cache(maxsize=8)
+def _scheme_spans_of(path: str, text: str) -> dict[str, Span]:
+    try:
+        root = yaml.compose(text)
+    except yaml.YAMLError:
+        return {}
+    node = _child(_child(root, "openapi"), "securitySchemes")
+    out: dict[str, Span] = {}
+    if isinstance(node, yaml.MappingNode):
+        for key, _ in node.value:
+            sm, em = key.start_mark, key.end_mark
+            out[str(key.value)] = Span(path, sm.index, em.index, sm.line, sm.column, em.line, em.column,
+                                       sm.column, em.column)
+    return out
+
+
+def _child(node: yaml.Node | None, name: str) -> yaml.Node | None:
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if key.value == name:
+                return value
+    return None
+
+
+def scheme_name_spans(path: str) -> dict[str, Span]:
+    """Where each scheme name is written in the manifest (the Manifest keeps no span for
+    entries of `openapi.securitySchemes`); empty when the file cannot be read."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError:
+        return {}
+    return _scheme_spans_of(path, text)
 
 
 def scheme_problems(scheme: object) -> list[str]:

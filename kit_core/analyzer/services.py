@@ -125,7 +125,7 @@ def _label(m: MethodInfo) -> str:
 def _directory(ctx: Ctx, directory: str, members: tuple[MethodInfo, ...]) -> None:
     first_pkg = members[0]
     for m in members[1:]:
-        if m.package != first_pkg.package:
+        if m.package != first_pkg.package and m.group is not None and first_pkg.group is not None:
             ctx.report(
                 "group/package-straddle",
                 m.block.name_span,
