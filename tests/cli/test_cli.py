@@ -50,6 +50,8 @@ def test_gen_without_manifest_is_a_located_error(tmp_path: Path) -> None:
 
 
 def test_gen_without_go_mod_names_the_fix(tmp_path: Path) -> None:
+    if any((p / "go.mod").exists() for p in tmp_path.parents):
+        pytest.skip("a go.mod above the temporary folder would be found by the walk-up")
     design = tmp_path / "design"
     design.mkdir()
     (design / "kit.design.yaml").write_text(STARTER)
