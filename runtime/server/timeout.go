@@ -17,6 +17,22 @@ func Timeout(d time.Duration) Middleware {
 		if d <= 0 {
 			return next
 		}
-		return http.TimeoutHandler(next, d, "service unavailable\n")
+		th := http.TimeoutHandler(next, d, "service unavailable\n")
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			th.ServeHTTP(&plain503Writer{ResponseWriter: w}, r)
+		})
 	}
 }
+
+// plain503Writer labels the timeout answer as plain text.
+type plain503Writer struct{ http.ResponseWriter }
+
+func (p *plain503Writer) WriteHeader(code int) {
+	if code == http.StatusServiceUnavailable && p.Header().Get("Content-Type") == "" {
+		p.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	}
+	p.ResponseWriter.WriteHeader(code)
+}
+
+// Unwrap returns the wrapped writer (for http.ResponseController).
+func (p *plain503Writer) Unwrap() http.ResponseWriter { return p.ResponseWriter }
