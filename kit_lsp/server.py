@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Sequence
 
@@ -12,6 +11,7 @@ from pygls.lsp.server import LanguageServer
 from kit_core import __version__
 from kit_lsp import features
 from kit_lsp.features.diagnostics import Diagnostics
+from kit_lsp.features.lifecycle import terminate
 from kit_lsp.features.regenerate import Regenerator
 from kit_lsp.protocol import KitProtocol
 from kit_lsp.state import State
@@ -49,11 +49,5 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"kit-lsp {__version__}")
         sys.exit(0)
     server = create_server()
-    server.start_io()
-    code = 0 if server.shutdown_received else 1
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # the client may already have closed the pipe
-            pass
-    os._exit(code)  # worker threads (a generation in flight) must not keep the process alive
+    server.start_io()  # returns when stdin closes without an `exit` notification
+    terminate(0 if server.shutdown_received else 1)

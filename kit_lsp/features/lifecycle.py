@@ -9,7 +9,9 @@ allows it (a refusal is not fatal).
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+import os
+import sys
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from lsprotocol import types as lsp
 
@@ -47,6 +49,20 @@ def register(server: KitLanguageServer) -> None:
     @server.feature(lsp.SHUTDOWN)
     def shutdown(ls: KitLanguageServer, params: None) -> None:
         ls.regenerate.cancel_pending()
+
+    @server.feature(lsp.EXIT)
+    def exit_(ls: KitLanguageServer, params: None) -> None:
+        """Exit at once: 0 after `shutdown`, 1 without (every reply is already written)."""
+        terminate(0 if ls.shutdown_received else 1)
+
+
+def terminate(code: int) -> NoReturn:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # the client may already have closed the pipe
+            pass
+    os._exit(code)  # worker threads (a generation in flight, the stdin reader) must not hold the exit
 
 
 def apply_settings(ls: KitLanguageServer, raw: Any) -> None:

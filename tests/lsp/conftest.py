@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsp_helpers import DESIGN, accept_registrations, write_design
+from lsp_helpers import DESIGN, make_client, write_design
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
@@ -23,10 +23,9 @@ def design(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest_lsp.fixture(
     scope="module",
     params=PROFILES,
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "kit_lsp"]),
+    config=ClientServerConfig(server_command=[sys.executable, "-m", "kit_lsp"], client_factory=make_client),
 )
 async def client(lsp_client: LanguageClient, request: pytest.FixtureRequest, design: Path):  # type: ignore[no-untyped-def]
-    accept_registrations(lsp_client)
     params = lsp.InitializeParams(
         capabilities=client_capabilities(request.param),
         root_uri=design.as_uri(),

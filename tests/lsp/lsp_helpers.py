@@ -9,7 +9,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from lsprotocol import types as lsp
+from pygls.protocol import default_converter
 from pytest_lsp import LanguageClient
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 CURSOR = "┆"
 RANGE = "~~~"
@@ -96,12 +98,30 @@ def dedent(src: str) -> str:
     return textwrap.dedent(src).lstrip("\n")
 
 
-def accept_registrations(client: LanguageClient) -> None:
-    """The test client accepts `client/registerCapability` (pytest-lsp has no handler)."""
+PUBLISHED: dict[str, int | None] = {}
+"""uri -> version of the last publishDiagnostics (one client per test process at a time)."""
 
-    @client.feature(lsp.CLIENT_REGISTER_CAPABILITY)
-    def register(_: LanguageClient, params: lsp.RegistrationParams) -> None:
-        return None
+
+def _publish(client: LanguageClient, params: lsp.PublishDiagnosticsParams) -> None:
+    client.diagnostics[params.uri] = params.diagnostics
+    PUBLISHED[params.uri] = params.version
+
+
+def _register(client: LanguageClient, params: lsp.RegistrationParams) -> None:
+    return None
+
+
+def make_client() -> LanguageClient:
+    """pytest-lsp's test client, also recording the version of published diagnostics and
+    accepting `client/registerCapability` (it has no handler for it)."""
+    client = LanguageClient(converter_factory=default_converter)
+    features = {
+        **DEFAULT_CLIENT_FEATURES,
+        lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: _publish,
+        lsp.CLIENT_REGISTER_CAPABILITY: _register,
+    }
+    register_lsp_features(client, features)
+    return client
 
 
 # --------------------------------------------------------------------------- markers
@@ -151,9 +171,13 @@ _versions: dict[str, int] = {}
 
 
 def open_doc(client: LanguageClient, path: Path, text: str | None = None) -> str:
+    """Open a document (or, when it is open already, replace its text)."""
     uri = path.as_uri()
-    _versions[uri] = 1
     body = path.read_text() if text is None else text
+    if uri in _versions:
+        replace_all(client, uri, body)
+        return uri
+    _versions[uri] = 1
     lang = "yaml" if path.suffix == ".yaml" else "kit"
     client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, lang, 1, body)))
     return uri
@@ -173,6 +197,7 @@ def replace_all(client: LanguageClient, uri: str, text: str) -> int:
 
 
 def close_doc(client: LanguageClient, uri: str) -> None:
+    _versions.pop(uri, None)
     client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
 
 
@@ -182,13 +207,15 @@ async def wait_for_diagnostics(
     check: Callable[[Sequence[lsp.Diagnostic]], bool] = lambda _: True,
     timeout: float = 15.0,
 ) -> Sequence[lsp.Diagnostic]:
-    """Wait until the diagnostics last published for ``uri`` satisfy ``check``."""
+    """Wait until diagnostics for the document's current version satisfy ``check``."""
+    version = _versions.get(uri)
 
     async def poll() -> Sequence[lsp.Diagnostic]:
         while True:
-            if uri in client.diagnostics and check(client.diagnostics[uri]):
+            fresh = version is None or PUBLISHED.get(uri) == version
+            if fresh and uri in client.diagnostics and check(client.diagnostics[uri]):
                 return client.diagnostics[uri]
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(0.01)
 
     return await asyncio.wait_for(poll(), timeout)
 

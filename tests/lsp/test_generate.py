@@ -1,0 +1,103 @@
+"""Generate on save: progress, a log naming what was written and swept, coalesced saves,
+nothing written for a design with errors, switchable by setting."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsp_helpers import DESIGN, USERS, make_client, open_doc, wait_for_diagnostics, write_design
+from lsprotocol import types as lsp
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_design(tmp_path_factory.mktemp("gen"), DESIGN)
+
+
+@pytest_lsp.fixture(
+    scope="module",
+    config=ClientServerConfig(server_command=[sys.executable, "-m", "kit_lsp"], client_factory=make_client),
+)
+async def client(lsp_client: LanguageClient, project: Path):  # type: ignore[no-untyped-def]
+    lsp_client.set_configuration({"generateOnSave": True, "generateDelayMs": 50}, section="kit")
+    params = lsp.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"),
+        root_uri=project.as_uri(),
+        initialization_options={"generateDelayMs": 50},
+    )
+    await lsp_client.initialize_session(params)
+    yield
+    await lsp_client.shutdown_session()
+
+
+def _save(client: LanguageClient, uri: str) -> None:
+    client.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
+
+
+async def _next_log(client: LanguageClient, start: int, needle: str, timeout: float = 30) -> str:
+    async def poll() -> str:
+        while True:
+            for m in client.log_messages[start:]:
+                if needle in m.message:
+                    return m.message
+            await asyncio.sleep(0.02)
+
+    return await asyncio.wait_for(poll(), timeout)
+
+
+async def test_save_generates_with_progress_and_log(client: LanguageClient, project: Path) -> None:
+    uri = open_doc(client, project / "design/users/users.kit")
+    start = len(client.log_messages)
+    _save(client, uri)
+    message = await _next_log(client, start, "kit: generated")
+    assert "internal/types/users/types.go" in message and "swept" in message
+    assert (project / "internal/types/users/types.go").is_file()
+    kinds = [type(v).__name__ for reports in client.progress_reports.values() for v in reports]
+    assert kinds[0] == "WorkDoneProgressBegin" and kinds[-1] == "WorkDoneProgressEnd"
+    assert "WorkDoneProgressReport" in kinds
+
+
+async def test_saves_are_coalesced(client: LanguageClient, project: Path) -> None:
+    uri = open_doc(client, project / "design/users/users.kit")
+    start = len(client.log_messages)
+    for _ in range(5):
+        _save(client, uri)
+    await _next_log(client, start, "kit: generated")
+    await asyncio.sleep(0.5)
+    runs = [m for m in client.log_messages[start:] if m.message.startswith("kit: generated")]
+    assert 1 <= len(runs) <= 2
+
+
+async def test_design_with_errors_writes_nothing(client: LanguageClient, project: Path) -> None:
+    users = project / "design/users/users.kit"
+    users.write_text(USERS.replace("response User", "response Nope"))
+    stamp = (project / "internal/types/users/types.go").stat().st_mtime_ns
+    uri = open_doc(client, users, users.read_text())
+    await wait_for_diagnostics(client, uri, lambda ds: any(d.code == "ref/unknown-symbol" for d in ds))
+    start = len(client.log_messages)
+    _save(client, uri)
+    message = await _next_log(client, start, "nothing was written")
+    assert "error" in message
+    assert (project / "internal/types/users/types.go").stat().st_mtime_ns == stamp
+    diags = await wait_for_diagnostics(client, uri)
+    assert any(d.code == "ref/unknown-symbol" for d in diags)  # still shown
+    users.write_text(USERS)
+    open_doc(client, users, USERS)
+
+
+async def test_setting_turns_it_off(client: LanguageClient, project: Path) -> None:
+    client.set_configuration({"generateOnSave": False}, section="kit")
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings=None))
+    await asyncio.sleep(0.3)
+    uri = open_doc(client, project / "design/users/users.kit")
+    start = len(client.log_messages)
+    _save(client, uri)
+    await asyncio.sleep(0.6)
+    assert not [m for m in client.log_messages[start:] if m.message.startswith("kit: ")]

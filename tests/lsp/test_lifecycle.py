@@ -1,0 +1,70 @@
+"""shutdown / exit exactly per LSP, `-version`, and settings that do not fit."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from lsp_helpers import make_client
+from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
+from pytest_lsp import LanguageClient, client_capabilities
+
+SERVER = [sys.executable, "-m", "kit_lsp"]
+
+
+async def _start(tmp_path: Path, options: object = None) -> LanguageClient:
+    client = make_client()
+    await client.start_io(*SERVER)
+    params = lsp.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"),
+        root_uri=tmp_path.as_uri(),
+        initialization_options=options,
+    )
+    await client.initialize_session(params)
+    return client
+
+
+async def _exit_code(client: LanguageClient) -> int:
+    client.exit(None)
+    server = client._server  # the subprocess pytest-lsp started
+    assert server is not None
+    code = await asyncio.wait_for(server.wait(), 10)
+    await client.stop()
+    return code
+
+
+@pytest.mark.asyncio
+async def test_exit_after_shutdown_is_0_and_requests_after_shutdown_are_invalid(tmp_path: Path) -> None:
+    client = await _start(tmp_path)
+    assert await client.shutdown_async(None) is None
+    with pytest.raises(JsonRpcException) as err:
+        await client.workspace_symbol_async(lsp.WorkspaceSymbolParams(query="x"))
+    assert err.value.code == -32600  # InvalidRequest
+    assert await _exit_code(client) == 0
+
+
+@pytest.mark.asyncio
+async def test_exit_without_shutdown_is_1(tmp_path: Path) -> None:
+    client = await _start(tmp_path)
+    assert await _exit_code(client) == 1
+
+
+@pytest.mark.asyncio
+async def test_invalid_settings_are_reported_and_defaults_kept(tmp_path: Path) -> None:
+    client = await _start(tmp_path, {"generateOnSave": "sometimes"})
+    for _ in range(100):
+        if client.messages:
+            break
+        await asyncio.sleep(0.02)
+    assert client.messages and "invalid settings" in client.messages[0].message
+    await client.shutdown_session()
+    await client.stop()
+
+
+def test_version_flag() -> None:
+    out = subprocess.run([*SERVER, "-version"], capture_output=True, text=True, timeout=30, check=True)
+    assert out.stdout.startswith("kit-lsp ")
