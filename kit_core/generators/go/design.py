@@ -118,6 +118,7 @@ class GoDesign:
     symbols: SymbolTable
     _fields: dict[int, list[FieldFacts]] = field(default_factory=dict)
     _owner: dict[int, TypeDecl | ErrorDecl] = field(default_factory=dict)
+    _go_names: dict[int, dict[int, str]] = field(default_factory=dict)
 
     # ---------------------------------------------------------------- lookups
 
@@ -140,9 +141,13 @@ class GoDesign:
 
     def go_names(self, decl: TypeDecl | ErrorDecl, package: str) -> dict[int, str]:
         """Go field names of a declaration's own fields (a later clash gets `_2`)."""
-        facts = self.fields_of(decl, package)
-        names = naming.unique_go_names([f.name for f in facts])
-        return {id(f.field): n for f, n in zip(facts, names, strict=True)}
+        cached = self._go_names.get(id(decl))
+        if cached is None:
+            facts = self.fields_of(decl, package)
+            names = naming.unique_go_names([f.name for f in facts])
+            cached = {id(f.field): n for f, n in zip(facts, names, strict=True)}
+            self._go_names[id(decl)] = cached
+        return cached
 
     def facts(self, owner: TypeDecl | ErrorDecl, package: str, f: Field) -> FieldFacts:
         """The facts of one field of a declaration (an effective field's own declaration)."""
