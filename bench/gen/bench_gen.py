@@ -44,9 +44,8 @@ def synthetic(root: Path, types: int, methods: int) -> None:
         lines.append(f'@prefix("/p{p}")\n@middlewares(Mw{p})\nservice S{p} {{')
         for m in range(per_pkg_methods):
             t = m % 100
-            lines.append(
-                f"\t@errors(Missing)\n\tpost M{m} /m{m}/{{id}} {{\n\t\trequest T{t}Req\n\t\tresponse T{t}\n\t}}\n"
-            )
+            clauses = f"\t\trequest T{t}Req\n\t\tresponse T{t}\n"
+            lines.append(f"\t@errors(Missing)\n\tpost M{m} /m{m}/{{id}} {{\n{clauses}\t}}\n")
         lines.append("}\n")
         for t in range(100):
             lines.append(f'type T{t}Req {{\n\tT{t}\n\tpath string @path("id")\n}}\n')
