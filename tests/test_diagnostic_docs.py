@@ -1,0 +1,42 @@
+"""Every registered diagnostic code has a reference page, and every page documents one."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from kit_core.diagnostics.codes import CODES
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "diagnostics"
+_TITLE = re.compile(r"^# `([a-z0-9_-]+/[a-z0-9_-]+)`\s*$")
+
+
+def _pages() -> dict[str, Path]:
+    return {p.relative_to(DOCS).with_suffix("").as_posix(): p for p in DOCS.rglob("*.md") if p.name != "README.md"}
+
+
+def test_every_code_has_a_page() -> None:
+    missing = sorted(set(CODES) - set(_pages()))
+    assert not missing, f"codes without docs/diagnostics/<code>.md: {missing}"
+
+
+def test_every_page_names_a_registered_code() -> None:
+    for code, page in _pages().items():
+        first = page.read_text(encoding="utf-8").splitlines()[0]
+        m = _TITLE.match(first)
+        assert m, f"{page}: first line must be # `<code>`"
+        assert m.group(1) == code, f"{page}: titled {m.group(1)} but lives at {code}.md"
+        assert code in CODES, f"{page} documents {code}, which is not a registered code"
+
+
+def test_every_page_has_trigger_example_and_fix() -> None:
+    for code, page in _pages().items():
+        text = page.read_text(encoding="utf-8")
+        for heading in ("## What triggers it", "## Example", "## How to fix it"):
+            assert heading in text, f"{code}: missing {heading!r}"
+
+
+def test_index_lists_every_code() -> None:
+    index = (DOCS / "README.md").read_text(encoding="utf-8")
+    missing = [c for c in CODES if f"[`{c}`]" not in index]
+    assert not missing, f"docs/diagnostics/README.md does not list {missing}"
