@@ -7,7 +7,11 @@ from pathlib import Path
 
 from kit_core.diagnostics.codes import CODES
 
-for _module in ("kit_core.format", "kit_core.formatter", "kit_lsp.server"):  # tools registering their own codes
+for _module in (
+    "kit_core.format",
+    "kit_core.formatter",
+    "kit_lsp.server",
+):  # tools registering their own codes
     try:
         __import__(_module)
     except ImportError:
@@ -19,7 +23,9 @@ _TITLE = re.compile(r"^# `?([a-z0-9_-]+/[a-z0-9_-]+)`?\s*$")
 
 
 def _pages() -> dict[str, Path]:
-    return {p.relative_to(DOCS).with_suffix("").as_posix(): p for p in DOCS.rglob("*.md") if p.name != "README.md"}
+    return {
+        p.relative_to(DOCS).with_suffix("").as_posix(): p for p in DOCS.rglob("*.md") if p.name != "README.md"
+    }
 
 
 def test_every_code_has_a_page() -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from kit_core.diagnostics.codes import CODES
+
 from .harness import case_paths, check_case, expectations
 
 # Codes raised outside the analysis of a design folder, each tested elsewhere.
