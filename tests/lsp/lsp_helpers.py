@@ -98,13 +98,19 @@ def dedent(src: str) -> str:
     return textwrap.dedent(src).lstrip("\n")
 
 
-PUBLISHED: dict[str, int | None] = {}
-"""uri -> version of the last publishDiagnostics (one client per test process at a time)."""
+def _published(client: LanguageClient) -> dict[str, int | None]:
+    """uri -> version of the last publishDiagnostics received by this client."""
+    return client.__dict__.setdefault("kit_published", {})  # type: ignore[no-any-return]
+
+
+def _versions(client: LanguageClient) -> dict[str, int]:
+    """uri -> version of each document this client has open."""
+    return client.__dict__.setdefault("kit_versions", {})  # type: ignore[no-any-return]
 
 
 def _publish(client: LanguageClient, params: lsp.PublishDiagnosticsParams) -> None:
     client.diagnostics[params.uri] = params.diagnostics
-    PUBLISHED[params.uri] = params.version
+    _published(client)[params.uri] = params.version
 
 
 def _register(client: LanguageClient, params: lsp.RegistrationParams) -> None:
@@ -167,17 +173,14 @@ def range_from_str(s: str) -> lsp.Range:
 # --------------------------------------------------------------------------- documents
 
 
-_versions: dict[str, int] = {}
-
-
 def open_doc(client: LanguageClient, path: Path, text: str | None = None) -> str:
     """Open a document (or, when it is open already, replace its text)."""
     uri = path.as_uri()
     body = path.read_text() if text is None else text
-    if uri in _versions:
+    if uri in _versions(client):
         replace_all(client, uri, body)
         return uri
-    _versions[uri] = 1
+    _versions(client)[uri] = 1
     lang = "yaml" if path.suffix == ".yaml" else "kit"
     client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, lang, 1, body)))
     return uri
@@ -186,10 +189,11 @@ def open_doc(client: LanguageClient, path: Path, text: str | None = None) -> str
 def change_doc(
     client: LanguageClient, uri: str, changes: Sequence[lsp.TextDocumentContentChangeEvent]
 ) -> int:
-    _versions[uri] = _versions.get(uri, 1) + 1
-    doc = lsp.VersionedTextDocumentIdentifier(uri=uri, version=_versions[uri])
+    versions = _versions(client)
+    versions[uri] = versions.get(uri, 1) + 1
+    doc = lsp.VersionedTextDocumentIdentifier(uri=uri, version=versions[uri])
     client.text_document_did_change(lsp.DidChangeTextDocumentParams(doc, list(changes)))
-    return _versions[uri]
+    return versions[uri]
 
 
 def replace_all(client: LanguageClient, uri: str, text: str) -> int:
@@ -197,7 +201,7 @@ def replace_all(client: LanguageClient, uri: str, text: str) -> int:
 
 
 def close_doc(client: LanguageClient, uri: str) -> None:
-    _versions.pop(uri, None)
+    _versions(client).pop(uri, None)
     client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
 
 
@@ -208,11 +212,11 @@ async def wait_for_diagnostics(
     timeout: float = 15.0,
 ) -> Sequence[lsp.Diagnostic]:
     """Wait until diagnostics for the document's current version satisfy ``check``."""
-    version = _versions.get(uri)
+    version = _versions(client).get(uri)
 
     async def poll() -> Sequence[lsp.Diagnostic]:
         while True:
-            fresh = version is None or PUBLISHED.get(uri) == version
+            fresh = version is None or _published(client).get(uri) == version
             if fresh and uri in client.diagnostics and check(client.diagnostics[uri]):
                 return client.diagnostics[uri]
             await asyncio.sleep(0.01)

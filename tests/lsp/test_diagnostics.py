@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lsp_helpers import change_doc, close_doc, open_doc, wait_for_diagnostics
+from lsp_helpers import change_doc, close_doc, codes, open_doc, replace_all, wait_for_diagnostics
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
@@ -50,3 +50,47 @@ async def test_parse_error_comes_and_goes_on_edits(client: LanguageClient, desig
 
 def _has_parse_error(diags: object) -> bool:
     return any(str(d.code).startswith("parse/") for d in diags)  # type: ignore[attr-defined]
+
+
+async def test_error_caused_by_another_file_is_reported_where_it_is(
+    client: LanguageClient, design: Path
+) -> None:
+    users = open_doc(client, design / "design/users/users.kit")
+    shared_path = design / "design/shared/shared.kit"
+    shared = open_doc(client, shared_path)
+    await wait_for_diagnostics(client, users, lambda ds: not _errors(ds))
+    replace_all(client, shared, shared_path.read_text().replace("type Audit", "type AuditLog"))
+    diags = await wait_for_diagnostics(client, users, lambda ds: "ref/unknown-symbol" in codes(ds))
+    assert any(d.range.start.line == 7 for d in diags)  # `shared.Audit` in users.kit
+    await wait_for_diagnostics(client, shared, lambda ds: not _errors(ds))
+    close_doc(client, shared)  # the file on disk counts again: the error goes away
+    await wait_for_diagnostics(client, users, lambda ds: "ref/unknown-symbol" not in codes(ds))
+
+
+async def test_closing_a_file_clears_its_diagnostics(client: LanguageClient, design: Path) -> None:
+    uri = open_doc(client, design / "design/users/broken.kit", "package users\ntype Broken {\n")
+    await wait_for_diagnostics(client, uri, lambda ds: bool(ds))
+    close_doc(client, uri)
+    await wait_for_diagnostics(client, uri, lambda ds: not ds)
+
+
+async def test_manifest_diagnostics(client: LanguageClient, design: Path) -> None:
+    path = design / "design/kit.design.yaml"
+    uri = open_doc(client, path, path.read_text() + "bogus: 1\n")
+    diags = await wait_for_diagnostics(client, uri, lambda ds: "manifest/unknown-key" in codes(ds))
+    warning = next(d for d in diags if d.code == "manifest/unknown-key")
+    assert warning.severity == lsp.DiagnosticSeverity.Warning and warning.range.start.line == 9
+    replace_all(client, uri, path.read_text())
+    await wait_for_diagnostics(client, uri, lambda ds: not ds)
+    close_doc(client, uri)
+
+
+async def test_file_outside_a_design_is_checked_alone(client: LanguageClient, tmp_path: Path) -> None:
+    uri = open_doc(client, tmp_path / "loose.kit", "package loose\ntype T {\n\ta Missing\n}\n")
+    diags = await wait_for_diagnostics(client, uri, lambda ds: bool(ds))
+    assert "ref/unknown-symbol" in codes(diags)
+    close_doc(client, uri)
+
+
+def _errors(diags: object) -> list[object]:
+    return [d for d in diags if d.severity == lsp.DiagnosticSeverity.Error]  # type: ignore[attr-defined]
