@@ -77,7 +77,9 @@ def cmd_gen(args: argparse.Namespace) -> int:
     except program.DesignError as exc:
         print(render(exc.diagnostic), file=sys.stderr)
         return 1
-    report = write_outputs(design.project_root, gen.files, design.manifest, targets=args.target or program.TARGETS)
+    report = write_outputs(
+        design.project_root, gen.files, design.manifest, targets=args.target or program.TARGETS
+    )
     return _print_report(report, gen.notices)
 
 
@@ -121,19 +123,24 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
 
     init = sub.add_parser("init", help="write a default kit.design.yaml into a design folder")
-    init.add_argument("design_dir", nargs="?", default="design", help="the design folder (created if missing)")
+    init.add_argument(
+        "design_dir", nargs="?", default="design", help="the design folder (created if missing)"
+    )
     init.set_defaults(run=cmd_init)
 
     gen = sub.add_parser("gen", help="check the design and generate the Go service and documents")
     gen.add_argument("path", nargs="?", default=".", help="a path in or above the design folder (default .)")
     gen.add_argument("-f", "--folder", help="the design folder itself (skips the search)")
     gen.add_argument("-c", "--context", help="the project root (default: the design folder's parent)")
-    gen.add_argument("--target", action="append", choices=["go", "docs"],
-                     help="what to generate; repeatable; default all")
+    gen.add_argument(
+        "--target", action="append", choices=["go", "docs"], help="what to generate; repeatable; default all"
+    )
     gen.set_defaults(run=cmd_gen)
 
     fmt = sub.add_parser("fmt", help="format design files (`-` reads stdin and writes stdout)")
-    fmt.add_argument("-l", "--list", action="store_true", help="list files that need formatting; exit 1 if any")
+    fmt.add_argument(
+        "-l", "--list", action="store_true", help="list files that need formatting; exit 1 if any"
+    )
     fmt.add_argument("-w", "--write", action="store_true", help="rewrite files in place (default without -l)")
     fmt.add_argument("paths", nargs="*", help="files or folders (default .), or - for stdin")
     fmt.set_defaults(run=cmd_fmt)
@@ -141,8 +148,13 @@ def build_parser() -> argparse.ArgumentParser:
     version = sub.add_parser("version", help="print the version")
     version.set_defaults(run=cmd_version)
     helpcmd = sub.add_parser("help", help="show this help")
-    helpcmd.set_defaults(run=lambda _: (p.print_help(), 0)[1])
+    helpcmd.set_defaults(run=lambda _: _print_help(p))
     return p
+
+
+def _print_help(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 0
 
 
 COMMANDS = ("init", "gen", "fmt", "version", "help")

@@ -48,8 +48,16 @@ REMOVED_KEYS: dict[str, str] = {
 
 _KNOWN_SCALARS = frozenset(
     {f"output.{k}" for k in _OUTPUT_KEYS}
-    | {"output.kind", "output.fileCase", "openapi.title", "openapi.version", "openapi.description",
-       "openapi.basePath", "proto.plugins.go", "proto.plugins.goGrpc"}
+    | {
+        "output.kind",
+        "output.fileCase",
+        "openapi.title",
+        "openapi.version",
+        "openapi.description",
+        "openapi.basePath",
+        "proto.plugins.go",
+        "proto.plugins.goGrpc",
+    }
 )
 _KNOWN_SECTIONS = frozenset({"output", "openapi", "proto", "proto.plugins", "events"})
 
@@ -134,8 +142,17 @@ class _Reader:
 
     def span(self, node: yaml.Node) -> Span:
         sm, em = node.start_mark, node.end_mark
-        return Span(self.path, sm.index, em.index, sm.line, self._byte_col(sm.line, sm.column),
-                    em.line, self._byte_col(em.line, em.column), sm.column, em.column)
+        return Span(
+            self.path,
+            sm.index,
+            em.index,
+            sm.line,
+            self._byte_col(sm.line, sm.column),
+            em.line,
+            self._byte_col(em.line, em.column),
+            sm.column,
+            em.column,
+        )
 
     def _byte_col(self, line: int, col: int) -> int:
         if line >= len(self.lines):
@@ -144,8 +161,11 @@ class _Reader:
 
     def walk(self, node: yaml.Node, prefix: str) -> None:
         if not isinstance(node, yaml.MappingNode):
-            self.diags.append(make("manifest/value", self.span(node),
-                                   message=f"{prefix or 'the manifest'} must be a mapping"))
+            self.diags.append(
+                make(
+                    "manifest/value", self.span(node), message=f"{prefix or 'the manifest'} must be a mapping"
+                )
+            )
             return
         for key_node, value_node in node.value:
             key = f"{prefix}.{key_node.value}" if prefix else str(key_node.value)
@@ -154,7 +174,9 @@ class _Reader:
 
     def visit(self, key: str, key_node: yaml.Node, value: yaml.Node) -> None:
         if key in REMOVED_KEYS:
-            self.diags.append(make("manifest/removed-key", self.span(key_node), key=key, note=REMOVED_KEYS[key]))
+            self.diags.append(
+                make("manifest/removed-key", self.span(key_node), key=key, note=REMOVED_KEYS[key])
+            )
         elif key == "openapi.securitySchemes":
             self.values[key] = yaml.safe_load(yaml.serialize(value)) or {}
         elif key == "events.targets":
@@ -170,25 +192,36 @@ class _Reader:
 
     def scalar(self, key: str, node: yaml.Node) -> str | None:
         if not isinstance(node, yaml.ScalarNode):
-            self.diags.append(make("manifest/value", self.span(node), message=f"{key} must be a single value"))
+            self.diags.append(
+                make("manifest/value", self.span(node), message=f"{key} must be a single value")
+            )
             return None
         return str(node.value)
 
     def targets(self, node: yaml.Node) -> list[dict[str, Any]]:
         if not isinstance(node, yaml.SequenceNode):
-            self.diags.append(make("manifest/value", self.span(node), message="events.targets must be a list"))
+            self.diags.append(
+                make("manifest/value", self.span(node), message="events.targets must be a list")
+            )
             return []
         out: list[dict[str, Any]] = []
         for item in node.value:
             if not isinstance(item, yaml.MappingNode):
-                self.diags.append(make("manifest/value", self.span(item),
-                                       message="each events.targets entry must be a mapping"))
+                self.diags.append(
+                    make(
+                        "manifest/value",
+                        self.span(item),
+                        message="each events.targets entry must be a mapping",
+                    )
+                )
                 continue
             entry: dict[str, Any] = {"_span": self.span(item)}
             for k, v in item.value:
                 name = f"events.targets[].{k.value}"
                 if name in REMOVED_KEYS:
-                    self.diags.append(make("manifest/removed-key", self.span(k), key=name, note=REMOVED_KEYS[name]))
+                    self.diags.append(
+                        make("manifest/removed-key", self.span(k), key=name, note=REMOVED_KEYS[name])
+                    )
                 elif k.value in ("lang", "out"):
                     entry[k.value] = self.scalar(name, v)
                 else:
@@ -206,8 +239,17 @@ def parse_manifest(path: str, text: str) -> tuple[Manifest, list[Diagnostic]]:
         mark = getattr(exc, "problem_mark", None)
         span = file_span(path)
         if mark is not None:
-            span = Span(path, mark.index, mark.index, mark.line, mark.column, mark.line, mark.column,
-                        mark.column, mark.column)
+            span = Span(
+                path,
+                mark.index,
+                mark.index,
+                mark.line,
+                mark.column,
+                mark.line,
+                mark.column,
+                mark.column,
+                mark.column,
+            )
         return default_manifest(path), [make("manifest/syntax", span, message=str(exc).splitlines()[0])]
     if root is not None:
         reader.walk(root, "")
@@ -223,7 +265,7 @@ def _build(path: str, r: _Reader) -> Manifest:
     v = r.values
     kind = v.get("output.kind") or "application"
     col = 1 if kind == "contracts" else 0
-    outputs = {k: v.get(f"output.{k}") or d[col] for k, d in _OUTPUT_KEYS.items()}
+    outputs: dict[str, str] = {k: str(v.get(f"output.{k}") or d[col]) for k, d in _OUTPUT_KEYS.items()}
     output = OutputConfig(kind=kind, file_case=v.get("output.fileCase") or "snake", **outputs)
     schemes = v.get("openapi.securitySchemes")
     openapi = OpenAPIConfig(
@@ -257,12 +299,22 @@ def _check(m: Manifest, r: _Reader) -> list[Diagnostic]:
         return r.spans.get(key, file_span(m.path))
 
     if m.output.kind not in KINDS:
-        diags.append(make("manifest/value", at("output.kind"),
-                          message=f'output.kind "{m.output.kind}" is not supported - use "application" or "contracts"'))
+        diags.append(
+            make(
+                "manifest/value",
+                at("output.kind"),
+                message=f'output.kind "{m.output.kind}" is not supported - use "application" or "contracts"',
+            )
+        )
     if m.output.file_case not in FILE_CASES:
-        diags.append(make("manifest/value", at("output.fileCase"),
-                          message=f'output.fileCase "{m.output.file_case}" is not supported - '
-                                  'use "kebab", "snake", or "camel"'))
+        diags.append(
+            make(
+                "manifest/value",
+                at("output.fileCase"),
+                message=f'output.fileCase "{m.output.file_case}" is not supported - '
+                'use "kebab", "snake", or "camel"',
+            )
+        )
     diags.extend(_check_output_paths(m, at))
     diags.extend(_check_targets(r))
     return diags
@@ -280,8 +332,9 @@ def _check_output_paths(m: Manifest, at: Any) -> list[Diagnostic]:
             continue
         norm = posixpath.normpath(value)
         if posixpath.isabs(norm) or norm == ".." or norm.startswith("../"):
-            diags.append(make("manifest/value", span,
-                              message=f"output.{key} {value!r} must stay inside the project"))
+            diags.append(
+                make("manifest/value", span, message=f"output.{key} {value!r} must stay inside the project")
+            )
             continue
         if key in _FILE_OUTPUTS:
             continue
@@ -301,9 +354,17 @@ def _check_targets(r: _Reader) -> list[Diagnostic]:
         if not lang:
             diags.append(make("manifest/value", span, message="events.targets entry needs lang"))
         elif lang != "go":
-            diags.append(make("manifest/value", span, message=f'events.targets lang "{lang}" is not supported - use "go"'))
+            diags.append(
+                make(
+                    "manifest/value",
+                    span,
+                    message=f'events.targets lang "{lang}" is not supported - use "go"',
+                )
+            )
         elif lang in langs:
-            diags.append(make("manifest/value", span, message=f'events.targets lang "{lang}" is listed twice'))
+            diags.append(
+                make("manifest/value", span, message=f'events.targets lang "{lang}" is listed twice')
+            )
         if lang:
             langs.add(lang)
         if not t.get("out"):

@@ -53,7 +53,9 @@ def _probe_subdirs(d: Path) -> list[Path]:
         subdirs = sorted(p for p in d.iterdir() if p.is_dir())
     except OSError:
         return []
-    return [p for p in subdirs if not p.name.startswith(".") and p.name not in _SKIP_DIRS and _has_manifest(p)]
+    return [
+        p for p in subdirs if not p.name.startswith(".") and p.name not in _SKIP_DIRS and _has_manifest(p)
+    ]
 
 
 def find_design_root(start: Path) -> Path:
@@ -69,8 +71,13 @@ def find_design_root(start: Path) -> Path:
     found = _probe_subdirs(start)
     if len(found) > 1:
         names = ", ".join(p.name for p in found)
-        raise DesignError(make("design/no-manifest", file_span(str(start)),
-                               path=f"{start} (several design folders: {names}; name one with -f)"))
+        raise DesignError(
+            make(
+                "design/no-manifest",
+                file_span(str(start)),
+                path=f"{start} (several design folders: {names}; name one with -f)",
+            )
+        )
     if found:
         return found[0]
     for parent in start.parents:
@@ -90,7 +97,9 @@ def find_go_module(project_root: Path) -> tuple[Path, str]:
             m = _MODULE_RE.search(gomod.read_text(encoding="utf-8"))
             if m:
                 return d, m.group(1).strip('"')
-    raise DesignError(make("design/no-go-mod", file_span(str(project_root / "go.mod")), root=str(project_root)))
+    raise DesignError(
+        make("design/no-go-mod", file_span(str(project_root / "go.mod")), root=str(project_root))
+    )
 
 
 # --------------------------------------------------------------------------- loading
@@ -144,7 +153,9 @@ def load_design(
     if mtext is None:
         mtext = mpath.read_text(encoding="utf-8") if mpath.is_file() else ""
     manifest, mdiags = parse_manifest(str(mpath), mtext) if mtext else (default_manifest(str(mpath)), [])
-    paths = {str(p) for p in design_files(root)} | {p for p in overrides if p.endswith(".kit") and _under(p, root)}
+    paths = {str(p) for p in design_files(root)} | {
+        p for p in overrides if p.endswith(".kit") and _under(p, root)
+    }
     files = [parse_design_file(p, _read(p, overrides)) for p in sorted(paths)]
     design = Design(root, (project_root or root.parent).resolve(), manifest, files, mdiags)
     design.protos = design_files(root, ".proto")

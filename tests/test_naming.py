@@ -24,8 +24,15 @@ def test_split_words(name: str, words: list[str]) -> None:
 
 @pytest.mark.parametrize(
     ("name", "go"),
-    [("id", "ID"), ("userId", "UserID"), ("avatar_url", "AvatarURL"), ("apiKey", "APIKey"), ("ok", "Ok"),
-     ("createdAt", "CreatedAt"), ("ip", "IP")],
+    [
+        ("id", "ID"),
+        ("userId", "UserID"),
+        ("avatar_url", "AvatarURL"),
+        ("apiKey", "APIKey"),
+        ("ok", "Ok"),
+        ("createdAt", "CreatedAt"),
+        ("ip", "IP"),
+    ],
 )
 def test_go_name(name: str, go: str) -> None:
     assert naming.go_name(name) == go
@@ -54,8 +61,15 @@ def test_middleware_files_and_collisions() -> None:
 
 @pytest.mark.parametrize(
     ("stem", "special"),
-    [("run_test", True), ("list_windows", True), ("get_linux_amd64", True), ("list_v2items", False),
-     ("run-test", False), ("runTest", False), ("windows", False)],
+    [
+        ("run_test", True),
+        ("list_windows", True),
+        ("get_linux_amd64", True),
+        ("list_v2items", False),
+        ("run-test", False),
+        ("runTest", False),
+        ("windows", False),
+    ],
 )
 def test_go_special_file_names(stem: str, special: bool) -> None:
     assert naming.go_file_is_special(stem) is special
@@ -72,4 +86,9 @@ def test_error_names_and_codes() -> None:
 def test_enum_constants_routes_and_unique_go_names() -> None:
     assert naming.enum_const("TodoStatus", "in_progress") == "TodoStatusInProgress"
     assert naming.route_from_method("ListItems") == "/list-items"
-    assert naming.unique_go_names(["userId", "user_id", "userID", "name"]) == ["UserID", "UserID_2", "UserID_3", "Name"]
+    assert naming.unique_go_names(["userId", "user_id", "userID", "name"]) == [
+        "UserID",
+        "UserID_2",
+        "UserID_3",
+        "Name",
+    ]

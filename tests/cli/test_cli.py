@@ -13,7 +13,9 @@ from kit_core.manifest import STARTER
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "kit_core.cli", *args], cwd=cwd, capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "kit_core.cli", *args], cwd=cwd, capture_output=True, text=True
+    )
 
 
 def test_version_and_help() -> None:
@@ -33,7 +35,9 @@ def test_bad_flag_exits_1() -> None:
     assert run("gen", "--nope").returncode == 1
 
 
-def test_init_writes_manifest_and_never_overwrites(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_init_writes_manifest_and_never_overwrites(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     target = tmp_path / "design" / "kit.design.yaml"
     assert main(["init", str(tmp_path / "design")]) == 0
     assert target.read_text() == STARTER
