@@ -7,9 +7,12 @@ multi-line; tabs for indentation. Comments are placed by :mod:`emitter`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from kit_core.formatter import render
 from kit_core.formatter.emitter import Emitter, Kind, Scope, body_policy, service_policy, top_level_policy
 from kit_core.formatter.members import print_enum_values, print_members
+from kit_core.formatter.registry import registered_idents
 from kit_core.model import (
     Decl,
     Decorator,
@@ -31,7 +34,7 @@ def print_file(f: SourceFile) -> str:
     em = Emitter(src, f.comments)
     top = Scope(0, top_level_policy)
     for d in f.decorators:
-        em.item(top, Kind.FILE_DECORATOR, d.span.start_byte, render.decorator(d))
+        decorator_lines(em, top, Kind.FILE_DECORATOR, (d,))
     if f.package is not None and f.package_span is not None:
         start = em.back_to_keyword(f.package_span.start_byte, "package")
         em.item(top, Kind.PACKAGE, start, "package " + f.package)
@@ -69,13 +72,30 @@ def print_decl(em: Emitter, scope: Scope, decl: Decl) -> None:
     above = _above(decl)
     head_start = _head_start(em, decl)
     if above:
-        em.item(scope, Kind.DECL, above[0].span.start_byte, render.decorator(above[0]))
-        for d in above[1:]:
-            em.piece(scope.indent, d.span.start_byte, render.decorator(d))
+        decorator_lines(em, scope, Kind.DECL, above)
         em.piece(scope.indent, head_start, _head(em, decl))
     else:
         em.item(scope, Kind.DECL, head_start, _head(em, decl))
     _body(em, decl, scope.indent + 1)
+
+
+def decorator_lines(em: Emitter, scope: Scope, kind: Kind, decorators: Sequence[Decorator]) -> None:
+    """Decorators on lines of their own above what they decorate; the first opens the item.
+
+    A decorator whose argument list holds comments keeps one argument per line."""
+    for i, d in enumerate(decorators):
+        multi = bool(d.args) and bool(em.comments_between(d.name_span.end_byte, d.span.end_byte))
+        text = "@" + d.name + "(" if multi else render.decorator(d)
+        if i == 0:
+            em.item(scope, kind, d.span.start_byte, text)
+        else:
+            em.piece(scope.indent, d.span.start_byte, text)
+        if multi:
+            names = registered_idents(d.name)
+            for j, arg in enumerate(d.args):
+                comma = "," if j < len(d.args) - 1 else ""
+                em.piece(scope.indent + 1, arg.span.start_byte, render.literal(arg, names) + comma)
+            em.piece(scope.indent, d.span.end_byte - 1, ")")
 
 
 def _above(decl: Decl) -> list[Decorator]:
@@ -163,9 +183,7 @@ def _print_method(em: Emitter, scope: Scope, m: Method) -> None:
     opens = bool(clauses) or bool(em.comments_between(head_start, close_at))
     head = f"{m.verb} {m.name}{route} " + ("{" if opens else "{}")
     if m.decorators:
-        em.item(scope, Kind.METHOD, m.decorators[0].span.start_byte, render.decorator(m.decorators[0]))
-        for d in m.decorators[1:]:
-            em.piece(scope.indent, d.span.start_byte, render.decorator(d))
+        decorator_lines(em, scope, Kind.METHOD, m.decorators)
         em.piece(scope.indent, head_start, head)
     else:
         em.item(scope, Kind.METHOD, head_start, head)

@@ -90,10 +90,28 @@ def comments_in_heads(f: SourceFile) -> list[tuple[Comment, str]]:
     return found
 
 
+def own_line_decorators(f: SourceFile) -> set[int]:
+    """ids of the decorators printed on lines of their own (file, declarations, methods):
+    their argument lists may span lines and hold comments between arguments."""
+    out = {id(d) for d in f.decorators}
+    for decl in f.declarations:
+        out |= {id(d) for d in decl.decorators if d.span.start_byte < decl.name_span.start_byte}
+        for m in getattr(decl, "methods", ()):
+            out |= {id(d) for d in m.decorators}
+    return out
+
+
 def _head_spans(f: SourceFile) -> Iterator[tuple[int, int, str]]:
+    own_line = own_line_decorators(f)
     for node in _walk(f):
         if isinstance(node, Decorator):
-            yield node.span.start_byte, node.span.end_byte, f"the decorator @{node.name}"
+            what = f"the decorator @{node.name}"
+            if id(node) not in own_line:
+                yield node.span.start_byte, node.span.end_byte, what
+                continue
+            yield node.span.start_byte, node.name_span.end_byte, what
+            for arg in node.args:
+                yield arg.span.start_byte, arg.span.end_byte, what
         elif isinstance(node, TypeRef):
             yield node.span.start_byte, node.span.end_byte, f"the type {node.text()}"
         elif isinstance(node, Field):
