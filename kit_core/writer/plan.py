@@ -4,7 +4,9 @@ Each output is classified against what is on disk: a REGEN file is written when 
 different and left alone when byte-identical (so its mtime stays); a GEN-ONCE file is
 written only when absent. A file at a REGEN path that carries no generated header is the
 user's: the run refuses it as an error and writes nothing (kit never overwrites or deletes
-a user's file). Then the stale REGEN files inside the sweep roots are listed.
+a user's file). This is stricter than dsl-facts §3.6, where the released tool rewrote a
+header-stripped file; the refusal names the file and the header to restore. Then the stale
+REGEN files inside the sweep roots are listed.
 """
 
 from __future__ import annotations
