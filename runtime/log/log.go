@@ -20,6 +20,8 @@ import (
 	"sync/atomic"
 
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/kitdev/kit/runtime/internal/reqctx"
 )
 
 // Level is a logging level; it is the slog level type.
@@ -169,11 +171,16 @@ func ContextWithRequestID(ctx context.Context, id string) context.Context {
 	return context.WithValue(ctx, requestIDKey{}, id)
 }
 
-// RequestIDFromContext returns the request id stored in ctx, or "".
+// RequestIDFromContext returns the request id stored in ctx (by
+// ContextWithRequestID or the server's RequestID middleware), or "".
 func RequestIDFromContext(ctx context.Context) string {
-	id, _ := ctx.Value(requestIDKey{}).(string)
-	return id
+	if id, ok := ctx.Value(requestIDKey{}).(string); ok {
+		return id
+	}
+	return reqctx.From(ctx).RequestID()
 }
+
+func traceSpanContext(ctx context.Context) trace.SpanContext { return trace.SpanContextFromContext(ctx) }
 
 // FromContext returns the default logger bound to ctx: it adds trace_id and
 // span_id when ctx carries a valid span context, and request_id when one is
@@ -196,7 +203,7 @@ func WithContext(l Logger, ctx context.Context) Logger {
 // present in ctx, in that order.
 func ContextAttrs(ctx context.Context) []any {
 	var args []any
-	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+	if sc := traceSpanContext(ctx); sc.IsValid() {
 		args = append(args, "trace_id", sc.TraceID().String(), "span_id", sc.SpanID().String())
 	}
 	if id := RequestIDFromContext(ctx); id != "" {

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"time"
 
@@ -48,22 +49,22 @@ func AccessLog(l log.Logger) Middleware {
 			if route == "" {
 				route = reqctx.Route(r.Pattern)
 			}
-			args := make([]any, 0, 22)
-			args = append(args,
-				"method", r.Method,
-				"path", r.URL.Path,
-				"route", route,
-				"status", status,
-				"bytes", rw.Bytes(),
-				"duration_ms", float64(time.Since(start).Microseconds())/1000,
-				"remote", r.RemoteAddr,
+			var buf [12]slog.Attr
+			attrs := append(buf[:0],
+				slog.String("method", r.Method),
+				slog.String("path", r.URL.Path),
+				slog.String("route", route),
+				slog.Int("status", status),
+				slog.Int64("bytes", rw.Bytes()),
+				slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
+				slog.String("remote", r.RemoteAddr),
 			)
-			args = append(args, log.ContextAttrs(r.Context())...)
+			attrs = log.ContextSlogAttrs(r.Context(), attrs)
+			level := log.LevelInfo
 			if status >= 500 {
-				l.Error("http request", args...)
-			} else {
-				l.Info("http request", args...)
+				level = log.LevelError
 			}
+			log.LogAttrs(l, r.Context(), level, "http request", attrs...)
 		})
 	}
 }

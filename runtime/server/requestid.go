@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"net/http"
 
+	"github.com/kitdev/kit/runtime/internal/reqctx"
 	"github.com/kitdev/kit/runtime/log"
 )
 
@@ -24,6 +25,11 @@ func RequestID() Middleware {
 				id = newRequestID()
 			}
 			w.Header().Set(RequestIDHeader, id)
+			if st := reqctx.From(r.Context()); st != nil {
+				st.SetRequestID(id) // no request copy inside the server
+				next.ServeHTTP(w, r)
+				return
+			}
 			next.ServeHTTP(w, r.WithContext(log.ContextWithRequestID(r.Context(), id)))
 		})
 	}

@@ -18,12 +18,28 @@ type muxLayer struct {
 }
 
 func (m *muxLayer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	mw := &muxWriter{ResponseWriter: w, r: r, s: m.s}
-	m.mux.ServeHTTP(mw, r)
+	if rw, ok := w.(*reqctx.ResponseWriter); ok && !rw.Started() {
+		// No wrapper between the server's own writer and the mux: let it
+		// intercept, without a per-request writer.
+		rw.Arm(m, r)
+		m.mux.ServeHTTP(rw, r)
+		rw.Disarm()
+	} else {
+		m.mux.ServeHTTP(&muxWriter{ResponseWriter: w, r: r, s: m.s}, r)
+	}
 	// The mux stores the matched pattern on r before calling the handler.
 	if r.Pattern != "" {
 		reqctx.From(r.Context()).SetPattern(r.Pattern)
 	}
+}
+
+// Intercept answers the mux's own 404 and 405 (reqctx.Interceptor).
+func (m *muxLayer) Intercept(w http.ResponseWriter, r *http.Request, code int) bool {
+	if r.Pattern != "" || (code != http.StatusNotFound && code != http.StatusMethodNotAllowed) {
+		return false
+	}
+	answerUnmatched(m.s, w, r, code)
+	return true
 }
 
 // muxWriter intercepts the first status written when no pattern matched:
@@ -44,26 +60,28 @@ func (m *muxWriter) WriteHeader(code int) {
 		m.decided = true
 		if m.r.Pattern == "" && (code == http.StatusNotFound || code == http.StatusMethodNotAllowed) {
 			m.intercepted = true
-			m.answer(code)
+			answerUnmatched(m.s, m.ResponseWriter, m.r, code)
 			return
 		}
 	}
 	m.ResponseWriter.WriteHeader(code)
 }
 
-func (m *muxWriter) answer(code int) {
-	h := m.ResponseWriter.Header()
+// answerUnmatched writes the framework 404 (or the custom not-found
+// handler) or 405 in place of the mux's plain-text answer.
+func answerUnmatched(s *Server, w http.ResponseWriter, r *http.Request, code int) {
+	h := w.Header()
 	h.Del("Content-Type")
 	h.Del("X-Content-Type-Options")
 	if code == http.StatusNotFound {
-		if nf := m.s.notFound.Load(); nf != nil {
-			nf.h.ServeHTTP(m.ResponseWriter, m.r)
+		if nf := s.notFound.Load(); nf != nil {
+			nf.h.ServeHTTP(w, r)
 			return
 		}
-		WriteFrameworkError(m.ResponseWriter, code, "not found")
+		WriteFrameworkError(w, code, MsgNotFound)
 		return
 	}
-	WriteFrameworkError(m.ResponseWriter, code, "method not allowed")
+	WriteFrameworkError(w, code, MsgMethodNotAllowed)
 }
 
 func (m *muxWriter) Write(b []byte) (int, error) {

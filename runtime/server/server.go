@@ -206,11 +206,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if p == nil {
 		p = s.build()
 	}
-	rw := reqctx.NewResponseWriter(w)
-	r, st := reqctx.Ensure(r)
-	if st.W == nil {
-		st.W = rw
-	}
+	st := reqctx.New(w)
+	rw := st.W
+	r = reqctx.With(r, st)
 	if max := s.maxBody.Load(); max > 0 && r.Body != nil && r.Body != http.NoBody {
 		r.Body = &cappedBody{ReadCloser: http.MaxBytesReader(w, r.Body, max), orig: r.Body}
 	}
@@ -286,6 +284,9 @@ func (l serverLogger) Info(msg string, args ...any)  { l.s.Logger().Info(msg, ar
 func (l serverLogger) Warn(msg string, args ...any)  { l.s.Logger().Warn(msg, args...) }
 func (l serverLogger) Error(msg string, args ...any) { l.s.Logger().Error(msg, args...) }
 func (l serverLogger) With(args ...any) log.Logger   { return l.s.Logger().With(args...) }
+func (l serverLogger) LogAttrs(ctx context.Context, level log.Level, msg string, attrs ...slog.Attr) {
+	log.LogAttrs(l.s.Logger(), ctx, level, msg, attrs...)
+}
 
 // SetLogger replaces the server's logger and installs it as the process
 // default logger (log.SetDefault).

@@ -92,8 +92,26 @@ func TestCORSStrict(t *testing.T) {
 	}
 }
 
+// wrapWriter is a user middleware that wraps the response writer.
+func wrapWriter(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(struct{ http.ResponseWriter }{w}, r)
+	})
+}
+
 func TestFrameworkRoutingErrors(t *testing.T) {
+	for _, wrapped := range []bool{false, true} {
+		t.Run(fmt.Sprintf("writer wrapped=%v", wrapped), func(t *testing.T) {
+			testFrameworkRoutingErrors(t, wrapped)
+		})
+	}
+}
+
+func testFrameworkRoutingErrors(t *testing.T, wrapped bool) {
 	s, _ := newServer(t)
+	if wrapped {
+		s.Use(wrapWriter)
+	}
 	s.HandleFunc("GET /users/{id}", func(w http.ResponseWriter, r *http.Request) {})
 	s.HandleFunc("DELETE /users/{id}", func(w http.ResponseWriter, r *http.Request) {})
 	s.HandleFunc("GET /teapot", func(w http.ResponseWriter, r *http.Request) {
@@ -125,7 +143,18 @@ func TestFrameworkRoutingErrors(t *testing.T) {
 }
 
 func TestCustomNotFound(t *testing.T) {
+	for _, wrapped := range []bool{false, true} {
+		t.Run(fmt.Sprintf("writer wrapped=%v", wrapped), func(t *testing.T) {
+			testCustomNotFound(t, wrapped)
+		})
+	}
+}
+
+func testCustomNotFound(t *testing.T, wrapped bool) {
 	s, _ := newServer(t)
+	if wrapped {
+		s.Use(wrapWriter)
+	}
 	s.HandleFunc("GET /a", func(w http.ResponseWriter, r *http.Request) {})
 	s.SetHandleNotFound(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")

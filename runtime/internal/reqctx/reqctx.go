@@ -17,8 +17,35 @@ import (
 type State struct {
 	pattern    atomic.Pointer[string]
 	clientGone atomic.Bool
+	requestID  string
 	// W is the outermost recording writer, nil when none was installed.
-	W *ResponseWriter
+	W  *ResponseWriter
+	rw ResponseWriter // storage for W (one allocation per request)
+}
+
+// New returns a state whose W records writes to w.
+func New(w http.ResponseWriter) *State {
+	s := &State{}
+	s.rw.ResponseWriter = w
+	s.W = &s.rw
+	return s
+}
+
+// With returns r carrying s.
+func With(r *http.Request, s *State) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), key{}, s))
+}
+
+// SetRequestID stores the request id (read by log.RequestIDFromContext).
+// Call it before the handler runs.
+func (s *State) SetRequestID(id string) { s.requestID = id }
+
+// RequestID returns the stored request id, or "".
+func (s *State) RequestID() string {
+	if s == nil {
+		return ""
+	}
+	return s.requestID
 }
 
 type key struct{}
@@ -94,7 +121,25 @@ type ResponseWriter struct {
 	status      int
 	bytes       int64
 	wroteHeader bool
+	dropping    bool
+	icpt        Interceptor
+	icptReq     *http.Request
 }
+
+// Interceptor may take over the first final status written on an armed
+// ResponseWriter.
+type Interceptor interface {
+	// Intercept is called with the writer (disarmed), the request given to
+	// Arm and the status. It returns true when it answered itself; the
+	// status and the body written after it are then dropped.
+	Intercept(w http.ResponseWriter, r *http.Request, code int) bool
+}
+
+// Arm offers the next final status to i.
+func (w *ResponseWriter) Arm(i Interceptor, r *http.Request) { w.icpt, w.icptReq = i, r }
+
+// Disarm cancels Arm.
+func (w *ResponseWriter) Disarm() { w.icpt, w.icptReq = nil, nil }
 
 // NewResponseWriter wraps w.
 func NewResponseWriter(w http.ResponseWriter) *ResponseWriter {
@@ -122,10 +167,21 @@ func Find(w http.ResponseWriter, ctx context.Context) *ResponseWriter {
 
 // WriteHeader records the first final status and forwards it.
 func (w *ResponseWriter) WriteHeader(code int) {
+	if w.dropping {
+		return
+	}
 	if !w.wroteHeader {
 		if code >= 100 && code < 200 && code != http.StatusSwitchingProtocols {
 			w.ResponseWriter.WriteHeader(code)
 			return
+		}
+		if i := w.icpt; i != nil {
+			r := w.icptReq
+			w.Disarm()
+			if i.Intercept(w, r, code) {
+				w.dropping = true
+				return
+			}
 		}
 		w.status = code
 		w.wroteHeader = true
@@ -135,6 +191,9 @@ func (w *ResponseWriter) WriteHeader(code int) {
 
 // Write writes b, committing status 200 first when no status was written.
 func (w *ResponseWriter) Write(b []byte) (int, error) {
+	if w.dropping {
+		return len(b), nil
+	}
 	if !w.wroteHeader {
 		w.WriteHeader(http.StatusOK)
 	}
@@ -145,6 +204,9 @@ func (w *ResponseWriter) Write(b []byte) (int, error) {
 
 // ReadFrom copies from r, keeping the underlying writer's fast path.
 func (w *ResponseWriter) ReadFrom(r io.Reader) (int64, error) {
+	if w.dropping {
+		return io.Copy(io.Discard, r)
+	}
 	if !w.wroteHeader {
 		w.WriteHeader(http.StatusOK)
 	}

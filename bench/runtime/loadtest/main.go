@@ -1,0 +1,126 @@
+// Command loadtest serves the benchmark endpoint on a bare http.ServeMux
+// and on the kit server, each on a loopback port, drives each with the same
+// bounded keep-alive load in alternating rounds, and prints requests per
+// second and the kit/bare ratio. It only talks to 127.0.0.1 and stops by
+// itself.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	benchruntime "github.com/kitdev/kit/bench/runtime"
+)
+
+func main() {
+	dur := flag.Duration("d", 3*time.Second, "duration of one measured round")
+	rounds := flag.Int("rounds", 2, "measured rounds per server (alternating)")
+	conc := flag.Int("c", 16, "concurrent connections")
+	maxReq := flag.Int64("max", 5_000_000, "request cap per round")
+	flag.Parse()
+
+	bareURL, stopBare := serve(benchruntime.Bare())
+	defer stopBare()
+	_, kit := benchruntime.Kit()
+	kitURL, stopKit := serve(kit)
+	defer stopKit()
+	minURL, stopMin := serve(benchruntime.KitMinimal())
+	defer stopMin()
+
+	client := &http.Client{Transport: &http.Transport{
+		MaxIdleConns:        *conc * 2,
+		MaxIdleConnsPerHost: *conc * 2,
+		DisableCompression:  true,
+	}}
+	// Warm-up both servers.
+	load(client, bareURL, *conc, *dur/4, *maxReq)
+	load(client, kitURL, *conc, *dur/4, *maxReq)
+	load(client, minURL, *conc, *dur/4, *maxReq)
+
+	var bare, kitRPS, minRPS []float64
+	for i := 0; i < *rounds; i++ {
+		bare = append(bare, load(client, bareURL, *conc, *dur, *maxReq))
+		kitRPS = append(kitRPS, load(client, kitURL, *conc, *dur, *maxReq))
+		minRPS = append(minRPS, load(client, minURL, *conc, *dur, *maxReq))
+	}
+	b, k, m := median(bare), median(kitRPS), median(minRPS)
+	fmt.Printf("loopback load: %d connections, %d alternating rounds of %s each (median; all rounds listed)\n", *conc, *rounds, *dur)
+	fmt.Printf("  bare http.ServeMux                    %9.0f req/s  %v\n", b, fmtAll(bare))
+	fmt.Printf("  kit, default middleware               %9.0f req/s  %v\n", k, fmtAll(kitRPS))
+	fmt.Printf("  kit, WithoutDefaultMiddleware         %9.0f req/s  %v\n", m, fmtAll(minRPS))
+	fmt.Printf("  ratio kit default / bare              %9.3fx (target >= 0.9x)\n", k/b)
+	fmt.Printf("  ratio kit without access log / bare   %9.3fx\n", m/b)
+}
+
+func serve(h http.Handler) (string, func()) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return "http://" + ln.Addr().String() + "/users/42", func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+	}
+}
+
+// load runs conc workers against url for d (or until max requests) and
+// returns the successful requests per second.
+func load(c *http.Client, url string, conc int, d time.Duration, max int64) float64 {
+	var n, errs atomic.Int64
+	deadline := time.Now().Add(d)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i := 0; i < conc; i++ {
+		wg.Go(func() {
+			for time.Now().Before(deadline) && n.Load()+errs.Load() < max {
+				resp, err := c.Get(url)
+				if err != nil {
+					errs.Add(1)
+					continue
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode == http.StatusOK {
+					n.Add(1)
+				} else {
+					errs.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if e := errs.Load(); e > 0 {
+		fmt.Fprintf(os.Stderr, "%s: %d failed requests\n", url, e)
+	}
+	return float64(n.Load()) / time.Since(start).Seconds()
+}
+
+func median(v []float64) float64 {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func fmtAll(v []float64) []string {
+	out := make([]string, len(v))
+	for i, x := range v {
+		out[i] = fmt.Sprintf("%.0f", x)
+	}
+	return out
+}
