@@ -180,7 +180,9 @@ func RequestIDFromContext(ctx context.Context) string {
 	return reqctx.From(ctx).RequestID()
 }
 
-func traceSpanContext(ctx context.Context) trace.SpanContext { return trace.SpanContextFromContext(ctx) }
+func traceSpanContext(ctx context.Context) trace.SpanContext {
+	return trace.SpanContextFromContext(ctx)
+}
 
 // FromContext returns the default logger bound to ctx: it adds trace_id and
 // span_id when ctx carries a valid span context, and request_id when one is
