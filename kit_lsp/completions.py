@@ -87,7 +87,7 @@ def _by_container(req: Request, where: ctx.Container, prefix: str) -> list[lsp.C
     words = prefix.split()
     at_start = len(words) <= 1 and not prefix.endswith(" ") if words else True
     if where.kind == ctx.SERVICE_BODY and at_start:
-        return [_item(v, CK.Keyword, "HTTP method", describe.verb(v)) for v in describe.VERBS]
+        return [_item(v, CK.Keyword, "HTTP method", data={"verb": v}) for v in describe.VERBS]
     if where.kind == ctx.METHOD_BODY:
         return [_item(k, CK.Keyword) for k in ("request", "response")]
     if where.kind == ctx.EVENT_BODY:
@@ -95,7 +95,7 @@ def _by_container(req: Request, where: ctx.Container, prefix: str) -> list[lsp.C
     if where.kind in (ctx.TYPE_BODY, ctx.ERROR_BODY) and not at_start:
         return _types(req, params=_params(where.head))
     if _TYPE_POSITION.search(prefix) and where.kind == ctx.TOP and words and words[0] == "scalar":
-        return [_item(p, CK.Keyword, "primitive", describe.primitive(p)) for p in sorted(PRIMITIVES)]
+        return [_item(p, CK.Keyword, "primitive", data={"primitive": p}) for p in sorted(PRIMITIVES)]
     if where.kind == ctx.TOP and at_start:
         return [*(_item(k, CK.Keyword) for k in _TOP_KEYWORDS), *_types(req, include_all=True)]
     if where.kind in (ctx.TYPE_BODY, ctx.ERROR_BODY):
@@ -131,16 +131,18 @@ def _item(
     detail: str | None = None,
     doc: str | None = None,
     sort: str | None = None,
+    data: dict[str, object] | None = None,
 ) -> lsp.CompletionItem:
     documentation = lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=doc) if doc else None
     return lsp.CompletionItem(
-        label=label, kind=kind, detail=detail, documentation=documentation, sort_text=sort
+        label=label, kind=kind, detail=detail, documentation=documentation, sort_text=sort, data=data
     )
 
 
-def _decl_item(decl: Decl, label: str) -> lsp.CompletionItem:
+def _decl_item(decl: Decl, label: str, package: str | None = None) -> lsp.CompletionItem:
+    """Documentation is filled in by `completionItem/resolve` (keeps long lists small)."""
     kind = _DECL_KIND.get(type(decl), CK.Struct)
-    return _item(label, kind, _kind_word(decl), decl.doc)
+    return _item(label, kind, _kind_word(decl), data={"package": package, "name": decl.name})
 
 
 def _kind_word(decl: Decl) -> str:
@@ -154,18 +156,32 @@ def _kind_word(decl: Decl) -> str:
 def _types(
     req: Request, messages_only: bool = False, params: tuple[str, ...] = (), include_all: bool = False
 ) -> list[lsp.CompletionItem]:
+    """Built-ins, type parameters, the own package's declarations; other packages as `pkg`
+    (their declarations come after `pkg.`, or as `pkg.Name` once a prefix is typed)."""
     items: list[lsp.CompletionItem] = []
     if not messages_only and not include_all:
-        items += [
-            _item(p, CK.Keyword, "built-in type", describe.primitive(p), sort="2" + p) for p in PRIMITIVES
-        ]
-        items.append(_item("map", CK.Keyword, "map<K, V>", describe.primitive("map"), sort="2map"))
+        items += [_item(p, CK.Keyword, "built-in type", sort="2" + p, data={"primitive": p}) for p in PRIMITIVES]
+        items.append(_item("map", CK.Keyword, "map<K, V>", sort="2map", data={"primitive": "map"}))
         items += [_item(p, CK.TypeParameter, "type parameter", sort="0" + p) for p in params]
+    word = ctx.word_before(req.line_prefix)
     for name in req.symbols.packages:
-        items += _package_decls(
-            req, name, qualify=name != req.package, messages_only=messages_only, include_all=include_all
-        )
+        if name == req.package:
+            items += _package_decls(req, name, False, messages_only, include_all)
+        elif word:
+            found = _package_decls(req, name, True, messages_only, include_all)
+            items += [i for i in found if _matches(word, i.label)]
+        else:
+            items.append(
+                lsp.CompletionItem(
+                    label=name, kind=CK.Module, detail="package", insert_text=name + ".", sort_text="4" + name
+                )
+            )
     return items
+
+
+def _matches(word: str, label: str) -> bool:
+    word, label = word.lower(), label.lower()
+    return label.startswith(word) or label.rpartition(".")[2].startswith(word)
 
 
 def _package_decls(
@@ -184,7 +200,7 @@ def _package_decls(
     prefix, sort = (f"{package}.", "3") if qualify else ("", "1")
     items = []
     for d in decls:
-        item = _decl_item(d, prefix + d.name)
+        item = _decl_item(d, prefix + d.name, package)
         item.sort_text = sort + d.name
         items.append(item)
     return items
@@ -194,7 +210,7 @@ def _services(req: Request) -> list[lsp.CompletionItem]:
     pkg = req.symbols.packages.get(req.package or "")
     if pkg is None:
         return []
-    return [_decl_item(blocks[0], name) for name, blocks in pkg.services.items() if blocks]
+    return [_decl_item(blocks[0], name, pkg.name) for name, blocks in pkg.services.items() if blocks]
 
 
 def _import_dirs(req: Request) -> list[lsp.CompletionItem]:
@@ -202,9 +218,7 @@ def _import_dirs(req: Request) -> list[lsp.CompletionItem]:
         return []
     out = []
     for dirpath, dirnames, _ in os.walk(req.root):
-        dirnames[:] = sorted(
-            d for d in dirnames if not d.startswith(".") and d not in ("vendor", "node_modules")
-        )
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in ("vendor", "node_modules"))
         rel = os.path.relpath(dirpath, req.root)
         if rel != ".":
             out.append(_item(rel.replace(os.sep, "/"), CK.Module, "package directory"))
@@ -214,19 +228,15 @@ def _import_dirs(req: Request) -> list[lsp.CompletionItem]:
 # --------------------------------------------------------------------------- decorators
 
 
-def _decorators(
-    req: Request, sites: frozenset[Site], before: str, where: ctx.Container
-) -> list[lsp.CompletionItem]:
-    family = (
-        _field_family(req, before, where) if sites & {Site.FIELD, Site.ERROR_FIELD, Site.SCALAR} else None
-    )
+def _decorators(req: Request, sites: frozenset[Site], before: str, where: ctx.Container) -> list[lsp.CompletionItem]:
+    family = _field_family(req, before, where) if sites & {Site.FIELD, Site.ERROR_FIELD, Site.SCALAR} else None
     items = []
     for spec in DECORATORS:
         if not spec.sites & sites:
             continue
         if spec.family is not None and family is not None and spec.family is not family:
             continue
-        items.append(_item(spec.name, CK.Function, spec.summary, spec.hover()))
+        items.append(_item(spec.name, CK.Function, spec.summary, data={"decorator": spec.name}))
     return items
 
 
@@ -263,10 +273,10 @@ def _arguments(req: Request, call: ctx.Call, where: ctx.Container) -> list[lsp.C
     if spec is None or param is None or call.in_string:
         return []
     if param.refers is RefKind.MIDDLEWARE:
-        return [_decl_item(m, m.name) for p in req.symbols.packages.values() for m in p.middlewares.values()]
+        return [_decl_item(m, m.name, p.name) for p in req.symbols.packages.values() for m in p.middlewares.values()]
     if param.refers is RefKind.ERROR:
         return [
-            _decl_item(e, e.name if p.name == req.package else f"{p.name}.{e.name}")
+            _decl_item(e, e.name if p.name == req.package else f"{p.name}.{e.name}", p.name)
             for p in req.symbols.packages.values()
             for e in p.errors.values()
         ]
@@ -302,3 +312,32 @@ def _statuses() -> list[lsp.CompletionItem]:
     items = [_item(str(code), CK.Value, phrase) for code, phrase in SUCCESS_STATUS.items()]
     items += [_item(str(c.status), CK.Value, f"{c.name}: {c.message}") for c in ERROR_CATEGORIES.values()]
     return items
+
+
+def resolve_documentation(item: lsp.CompletionItem, symbols: SymbolTable | None, files: dict[str, object]) -> None:
+    """Fill in an item's documentation from its ``data`` (`completionItem/resolve`)."""
+    data = item.data if isinstance(item.data, dict) else {}
+    text: str | None = None
+    if "decorator" in data:
+        text = describe.decorator(str(data["decorator"]))
+    elif "primitive" in data:
+        text = describe.primitive(str(data["primitive"]))
+    elif "verb" in data:
+        text = describe.verb(str(data["verb"]))
+    elif "name" in data and symbols is not None:
+        text = _decl_doc(symbols, files, data.get("package"), str(data["name"]))
+    if text:
+        item.documentation = lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text)
+
+
+def _decl_doc(symbols: SymbolTable, files: dict[str, object], package: object, name: str) -> str | None:
+    pkg = symbols.packages.get(str(package)) if package else None
+    if pkg is None:
+        return None
+    decl = pkg.lookup(name) or pkg.middlewares.get(name) or next(iter(pkg.services.get(name, [])), None)
+    file = files.get(decl.name_span.path) if decl is not None else None
+    from kit_core.model import SourceFile
+
+    if decl is None or not isinstance(file, SourceFile):
+        return decl.doc if decl is not None else None
+    return describe.declaration(decl, file)

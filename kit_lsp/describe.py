@@ -38,16 +38,12 @@ PRIMITIVES: dict[str, str] = {
 }
 
 VERBS: dict[str, str] = {
-    "get": "HTTP GET. Fields not bound elsewhere come from the query. Success: 200 with a response, "
-    "204 without.",
-    "post": "HTTP POST. Fields not bound elsewhere come from the JSON body. Success: 201 with a response, "
-    "204 without.",
-    "put": "HTTP PUT. Fields not bound elsewhere come from the JSON body. Success: 200 with a response, "
-    "204 without.",
+    "get": "HTTP GET. Fields not bound elsewhere come from the query. Success: 200 with a response, 204 without.",
+    "post": "HTTP POST. Fields not bound elsewhere come from the JSON body. Success: 201 with a response, 204 without.",
+    "put": "HTTP PUT. Fields not bound elsewhere come from the JSON body. Success: 200 with a response, 204 without.",
     "patch": "HTTP PATCH. Fields not bound elsewhere come from the JSON body. Success: 200 with a response, "
     "204 without.",
-    "delete": "HTTP DELETE. Fields not bound elsewhere come from the query. Success: 200 with a response, "
-    "204 without.",
+    "delete": "HTTP DELETE. Fields not bound elsewhere come from the query. Success: 200 with a response, 204 without.",
     "head": "HTTP HEAD. Fields not bound elsewhere come from the query. No response body.",
     "options": "HTTP OPTIONS. Fields not bound elsewhere come from the query.",
 }
@@ -117,9 +113,7 @@ def category(name: str) -> str | None:
     cat = ERROR_CATEGORIES.get(name)
     if cat is None:
         return None
-    return (
-        f'{code(f"error {cat.name}")}\n\nError category: HTTP {cat.status}, default message "{cat.message}".'
-    )
+    return f'{code(f"error {cat.name}")}\n\nError category: HTTP {cat.status}, default message "{cat.message}".'
 
 
 def primitive(name: str) -> str | None:

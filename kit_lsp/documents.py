@@ -61,9 +61,7 @@ class Document:
 
     # ------------------------------------------------------------------ edits
 
-    def apply(
-        self, changes: Sequence[lsp.TextDocumentContentChangeEvent], version: int | None, encoding: str
-    ) -> None:
+    def apply(self, changes: Sequence[lsp.TextDocumentContentChangeEvent], version: int | None, encoding: str) -> None:
         with self.lock:
             for change in changes:
                 if isinstance(change, lsp.TextDocumentContentChangePartial):
@@ -96,9 +94,7 @@ class Document:
         last = self.source[starts[-1] :].decode("utf-8", "replace")
         if encoding == lsp.PositionEncodingKind.Utf8:
             return lsp.Position(len(starts) - 1, len(self.source) - starts[-1])
-        units = (
-            len(last) if encoding == lsp.PositionEncodingKind.Utf32 else len(last.encode("utf-16-le")) // 2
-        )
+        units = len(last) if encoding == lsp.PositionEncodingKind.Utf32 else len(last.encode("utf-16-le")) // 2
         return lsp.Position(len(starts) - 1, units)
 
     def line_starts(self) -> list[int]:

@@ -59,7 +59,5 @@ def generate_design(root: Path, progress: Callable[[str], None] = lambda _: None
         outcome.failure = "; ".join(report.errors)
         return outcome
     outcome.written, outcome.swept, outcome.unchanged = report.written, report.swept, len(report.unchanged)
-    outcome.notices = [
-        f"{getattr(n, 'path', '')}: {getattr(n, 'message', n)}" for n in [*gen.notices, *report.notices]
-    ]
+    outcome.notices = [f"{getattr(n, 'path', '')}: {getattr(n, 'message', n)}" for n in [*gen.notices, *report.notices]]
     return outcome

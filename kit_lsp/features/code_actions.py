@@ -32,9 +32,7 @@ def _drop_parens(view: View, offset: int) -> Edit | None:
     target = target_at(view.file, offset)
     if target is None or target.kind != "decorator":
         return None
-    return _single(
-        view, f"Drop the empty parentheses of @{target.node.name}", target.span, "@" + target.node.name
-    )
+    return _single(view, f"Drop the empty parentheses of @{target.node.name}", target.span, "@" + target.node.name)
 
 
 def _bare(view: View, offset: int) -> Edit | None:
@@ -112,9 +110,7 @@ def actions(view: View, diagnostics: list[lsp.Diagnostic]) -> list[lsp.CodeActio
             edit = make(view, view.offset(diag.range.start))
             edits = [edit] if edit is not None else []
         out += [
-            lsp.CodeAction(
-                title=t, kind=lsp.CodeActionKind.QuickFix, diagnostics=[diag], edit=e, is_preferred=True
-            )
+            lsp.CodeAction(title=t, kind=lsp.CodeActionKind.QuickFix, diagnostics=[diag], edit=e, is_preferred=True)
             for t, e in edits
         ]
     return out

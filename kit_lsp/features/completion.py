@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
-from kit_lsp.completions import Request, complete
+from kit_lsp.completions import Request, complete, resolve_documentation
+from kit_lsp.context import word_before as _word
 
 if TYPE_CHECKING:
     from kit_lsp.server import KitLanguageServer
@@ -23,7 +24,9 @@ _PACKAGE = re.compile(rb"^\s*package\s+([A-Za-z_]\w*)", re.MULTILINE)
 
 
 def register(server: KitLanguageServer) -> None:
-    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=TRIGGERS))
+    options = lsp.CompletionOptions(trigger_characters=TRIGGERS, resolve_provider=True)
+
+    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, options)
     @server.thread()
     def completion(ls: KitLanguageServer, params: lsp.CompletionParams) -> lsp.CompletionList | None:
         state = ls.state
@@ -46,4 +49,18 @@ def register(server: KitLanguageServer) -> None:
             manifest=snap.manifest,
             root=snap.root,
         )
-        return lsp.CompletionList(is_incomplete=False, items=complete(req))
+        items = complete(req)
+        incomplete = any(i.kind == lsp.CompletionItemKind.Module for i in items)
+        return lsp.CompletionList(is_incomplete=incomplete or bool(_word(req.line_prefix)), items=items)
+
+    @server.feature(lsp.COMPLETION_ITEM_RESOLVE)
+    @server.thread()
+    def resolve(ls: KitLanguageServer, item: lsp.CompletionItem) -> lsp.CompletionItem:
+        snaps = [s for s in (ls.state.latest(ls.state.key_for(d)) for d in ls.state.docs) if s is not None]
+        for snap in snaps:
+            resolve_documentation(item, snap.symbols, dict(snap.files))
+            if item.documentation is not None:
+                break
+        if not snaps:
+            resolve_documentation(item, None, {})
+        return item

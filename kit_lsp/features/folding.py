@@ -24,9 +24,7 @@ def ranges(doc: Document) -> list[lsp.FoldingRange]:
             start, end = node.start_point.row, node.end_point.row
             if end > start and start not in seen:
                 seen.add(start)
-                out.append(
-                    lsp.FoldingRange(start_line=start, end_line=end - 1 if _closes(doc, node) else end)
-                )
+                out.append(lsp.FoldingRange(start_line=start, end_line=end - 1 if _closes(doc, node) else end))
     file = doc.parsed()
     out.extend(_comment_runs(file))
     out.extend(_imports(file))

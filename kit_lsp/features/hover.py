@@ -80,9 +80,7 @@ def _decorator(view: View, d: Decorator, fld: Field | None, offset: int) -> str 
     return describe.decorator(d.name)
 
 
-def _default_enum_value(
-    view: View, d: Decorator, fld: Field, offset: int
-) -> tuple[EnumDecl, EnumValue] | None:
+def _default_enum_value(view: View, d: Decorator, fld: Field, offset: int) -> tuple[EnumDecl, EnumValue] | None:
     arg = next((a for a in d.args if a.span.start_byte <= offset <= a.span.end_byte), None)
     if arg is None or arg.kind is not LiteralKind.IDENT:
         return None

@@ -39,9 +39,7 @@ def register(server: KitLanguageServer) -> None:
         await pull_configuration(ls)
 
     @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    async def did_change_configuration(
-        ls: KitLanguageServer, params: lsp.DidChangeConfigurationParams
-    ) -> None:
+    async def did_change_configuration(ls: KitLanguageServer, params: lsp.DidChangeConfigurationParams) -> None:
         if isinstance(params.settings, dict) and params.settings:
             apply_settings(ls, params.settings)
         await pull_configuration(ls)

@@ -55,9 +55,7 @@ def register(server: KitLanguageServer) -> None:
 
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
     @server.thread()
-    def highlight(
-        ls: KitLanguageServer, params: lsp.DocumentHighlightParams
-    ) -> list[lsp.DocumentHighlight] | None:
+    def highlight(ls: KitLanguageServer, params: lsp.DocumentHighlightParams) -> list[lsp.DocumentHighlight] | None:
         view = ls.state.view(params.text_document.uri)
         decl = declaration_at(view, params.position) if view is not None else None
         if view is None or decl is None:
@@ -65,6 +63,4 @@ def register(server: KitLanguageServer) -> None:
         spans = [r.span for r in references(view.symbols, [view.file], decl)]
         if decl.name_span.path == view.doc.path:
             spans.insert(0, decl.name_span)
-        return [
-            lsp.DocumentHighlight(lsp_range(s, view.encoding), lsp.DocumentHighlightKind.Text) for s in spans
-        ]
+        return [lsp.DocumentHighlight(lsp_range(s, view.encoding), lsp.DocumentHighlightKind.Text) for s in spans]

@@ -31,9 +31,7 @@ _VERBS = frozenset(describe.VERBS)
 def register(server: KitLanguageServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
     @server.thread()
-    def prepare(
-        ls: KitLanguageServer, params: lsp.PrepareRenameParams
-    ) -> lsp.PrepareRenamePlaceholder | None:
+    def prepare(ls: KitLanguageServer, params: lsp.PrepareRenameParams) -> lsp.PrepareRenamePlaceholder | None:
         view = ls.state.view(params.text_document.uri)
         if view is None:
             return None

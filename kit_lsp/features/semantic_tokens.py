@@ -82,9 +82,7 @@ def tokens(doc: Document, encoding: str = "utf-16") -> list[int]:
     return _encode(doc, sorted(seen.items()), encoding)
 
 
-def _encode(
-    doc: Document, items: list[tuple[tuple[int, int], tuple[int, int, int]]], encoding: str
-) -> list[int]:
+def _encode(doc: Document, items: list[tuple[tuple[int, int], tuple[int, int, int]]], encoding: str) -> list[int]:
     data: list[int] = []
     prev_line = prev_col = 0
     last_end = -1
@@ -101,9 +99,7 @@ def _encode(
     return data
 
 
-def _pieces(
-    doc: Document, starts: list[int], start: int, end: int, encoding: str
-) -> list[tuple[int, int, int]]:
+def _pieces(doc: Document, starts: list[int], start: int, end: int, encoding: str) -> list[tuple[int, int, int]]:
     """(line, column, length) in client units per line of a byte range."""
 
     out: list[tuple[int, int, int]] = []

@@ -94,8 +94,7 @@ def _children(decl: Decl, enc: str) -> list[lsp.DocumentSymbol]:
 
 def document_symbols(decls: tuple[Decl, ...], enc: str) -> list[lsp.DocumentSymbol]:
     return [
-        _symbol(d.name, _KINDS[type(d)], d.span, d.name_span, enc, _detail(d), _children(d, enc) or None)
-        for d in decls
+        _symbol(d.name, _KINDS[type(d)], d.span, d.name_span, enc, _detail(d), _children(d, enc) or None) for d in decls
     ]
 
 
@@ -129,8 +128,6 @@ def register(server: KitLanguageServer) -> None:
                         kind = K.Class if isinstance(d, ErrorDecl) else _KINDS[type(d)]
                         loc = lsp_location(d.name_span, ls.state.encoding, ls.state.text_of)
                         out.append(
-                            lsp.SymbolInformation(
-                                location=loc, name=d.name, kind=kind, container_name=f.package
-                            )
+                            lsp.SymbolInformation(location=loc, name=d.name, kind=kind, container_name=f.package)
                         )
         return out

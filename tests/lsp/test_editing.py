@@ -68,9 +68,10 @@ COMPLETIONS = {
     "error categories": ("package users\nerror ┆\n", {"NotFound", "Conflict"}, set()),
     "field types": (
         "package users\ntype T {\n\ta ┆\n}\n",
-        {"string", "map", "User", "Status", "shared.Audit", "shared.Page"},
-        set(),
+        {"string", "map", "User", "Status", "shared"},
+        {"shared.Audit"},
     ),
+    "other packages' types by prefix": ("package users\ntype T {\n\ta Au┆\n}\n", {"shared.Audit"}, set()),
     "generic parameters": ("package users\ntype Box<Item> {\n\ta ┆\n}\n", {"Item", "string"}, set()),
     "a package's declarations after `pkg.`": (
         "package users\ntype T {\n\ta shared.┆\n}\n",
@@ -166,3 +167,15 @@ async def test_folding_ranges(client: LanguageClient, design: Path) -> None:
     spans = {(r.start_line, r.end_line, r.kind) for r in ranges}
     assert (1, 2, lsp.FoldingRangeKind.Comment) in spans
     assert any(s == 3 and e >= 5 for s, e, _ in spans)
+
+
+async def test_completion_item_resolve_adds_documentation(client: LanguageClient, design: Path) -> None:
+    uri, cursor = await _scratch(client, design, "package users\ntype T {\n\tname string @┆\n}\n")
+    result = await client.text_document_completion_async(
+        lsp.CompletionParams(lsp.TextDocumentIdentifier(uri), cursor)
+    )
+    items = result.items if isinstance(result, lsp.CompletionList) else result or []
+    length = next(i for i in items if i.label == "length")
+    resolved = await client.completion_item_resolve_async(length)
+    assert isinstance(resolved.documentation, lsp.MarkupContent)
+    assert "**Sites:**" in resolved.documentation.value
