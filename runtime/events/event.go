@@ -1,0 +1,130 @@
+package events
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Event is the descriptor of one event contract whose payload is a T.
+type Event[T any] struct {
+	contract string
+	validate func(*T) error
+	fill     func(*T)
+}
+
+// NewEvent describes the event with wire identity contract and payload type T. validate
+// checks a decoded payload; nil means the payload type has nothing to check.
+func NewEvent[T any](contract string, validate func(*T) error) Event[T] {
+	return Event[T]{contract: contract, validate: validate, fill: fillOne[T]}
+}
+
+// NewEventSlice describes an event whose payload is an array of E (`payload E[]`):
+// every element is checked by validate in turn, and a failure names its index.
+func NewEventSlice[E any](contract string, validate func(*E) error) Event[[]E] {
+	e := Event[[]E]{contract: contract, fill: fillEach[E]}
+	if validate != nil {
+		e.validate = func(items *[]E) error {
+			for i := range *items {
+				if err := validate(&(*items)[i]); err != nil {
+					return fmt.Errorf("[%d]: %w", i, err)
+				}
+			}
+			return nil
+		}
+	}
+	return e
+}
+
+// Contract is the event's wire identity (its subject).
+func (e Event[T]) Contract() string { return e.contract }
+
+// Validate checks a payload against the constraints of its type.
+func (e Event[T]) Validate(payload *T) error {
+	if payload == nil {
+		return e.fail(errNilPayload)
+	}
+	if e.validate == nil {
+		return nil
+	}
+	if err := e.validate(payload); err != nil {
+		return e.fail(err)
+	}
+	return nil
+}
+
+// Decode reads a JSON payload and validates it. Unknown object members are ignored, so a
+// consumer keeps reading the payloads of a producer that added optional fields; a null
+// payload, malformed JSON or data after the JSON value is refused.
+func (e Event[T]) Decode(data []byte) (*T, error) {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
+		return nil, e.fail(errNilPayload)
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	payload := new(T)
+	if err := dec.Decode(payload); err != nil {
+		return nil, e.fail(err)
+	}
+	if dec.More() {
+		return nil, e.fail(errTrailingData)
+	}
+	if err := e.Validate(payload); err != nil {
+		return nil, err
+	}
+	return payload, nil
+}
+
+// Encode validates a payload and writes it as JSON. Required lists, maps and bytes left
+// nil are written as [], {} and "" (the payload type's FillEmpty, when it has one).
+func (e Event[T]) Encode(payload *T) ([]byte, error) {
+	if err := e.Validate(payload); err != nil {
+		return nil, err
+	}
+	if e.fill != nil {
+		e.fill(payload)
+	}
+	data, err := json.Marshal(payload)
+	if err != nil {
+		return nil, e.fail(err)
+	}
+	return data, nil
+}
+
+func (e Event[T]) fail(err error) error {
+	return &PayloadError{Contract: e.contract, Err: err}
+}
+
+// filler is a payload type with required lists, maps or bytes (generated FillEmpty).
+type filler interface{ FillEmpty() }
+
+func fillOne[T any](payload *T) {
+	if f, ok := any(payload).(filler); ok {
+		f.FillEmpty()
+	}
+}
+
+func fillEach[E any](items *[]E) {
+	if *items == nil {
+		*items = []E{}
+	}
+	for i := range *items {
+		fillOne(&(*items)[i])
+	}
+}
+
+var (
+	errNilPayload   = errors.New("payload: required")
+	errTrailingData = errors.New("payload: unexpected data after the JSON value")
+)
+
+// PayloadError is a payload that could not be decoded, validated or encoded.
+type PayloadError struct {
+	Contract string
+	Err      error
+}
+
+func (e *PayloadError) Error() string { return "events: " + e.Contract + ": " + e.Err.Error() }
+
+func (e *PayloadError) Unwrap() error { return e.Err }
