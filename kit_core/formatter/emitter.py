@@ -14,6 +14,7 @@ previous and the current item and whether the source had a blank line there.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -74,6 +75,7 @@ class Emitter:
     def __init__(self, source: bytes, comments: Sequence[Comment]) -> None:
         self._src = source
         self._pending = sorted(comments, key=lambda c: c.span.start_byte)
+        self._starts = [c.span.start_byte for c in self._pending]
         self._next = 0
         self.lines: list[str] = []
 
@@ -124,10 +126,10 @@ class Emitter:
             if self._src[i - 1 : i] in (b" ", b"\t", b"\r", b"\n"):
                 i -= 1
                 continue
-            inside = [c for c in self._pending if c.span.start_byte < i <= c.span.end_byte]
-            if not inside:
+            k = bisect_left(self._starts, i) - 1  # the last comment starting before i
+            if k < 0 or self._pending[k].span.end_byte < i:
                 break
-            i = inside[0].span.start_byte
+            i = self._pending[k].span.start_byte
         return max(i - 1, 0)
 
     def line_end(self, byte: int) -> int:
@@ -135,7 +137,7 @@ class Emitter:
         return len(self._src) if end < 0 else end
 
     def comments_between(self, start: int, end: int) -> list[Comment]:
-        return [c for c in self._pending if start <= c.span.start_byte < end]
+        return self._pending[bisect_left(self._starts, start) : bisect_left(self._starts, end)]
 
     # ------------------------------------------------------------------ emission
 

@@ -9,6 +9,7 @@ idents made bare). Two files with one shape are the same design.
 from __future__ import annotations
 
 import dataclasses
+from bisect import bisect_right
 from collections.abc import Iterator
 from typing import Any
 
@@ -25,11 +26,12 @@ from kit_core.model import (
     Trivia,
     TypeRef,
 )
-from kit_core.source import NO_SPAN, Span
+from kit_core.source import Span
 
 
 def shape(f: SourceFile) -> Any:
-    """The model with positions and free comments erased and formatter rewrites applied."""
+    """The model with positions and free comments erased and formatter rewrites applied,
+    as nested tuples (comparable with ``==``)."""
     bare = dataclasses.replace(f, path="", comments=(), parse_diagnostics=(), source="")
     return _strip(bare)
 
@@ -38,18 +40,28 @@ def comment_texts(f: SourceFile) -> list[str]:
     return [c.text.rstrip() for c in f.comments]
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
 def _strip(value: Any) -> Any:
     if isinstance(value, Span):
-        return NO_SPAN
+        return None
     if isinstance(value, tuple):
         return tuple(_strip(v) for v in value)
     if isinstance(value, Trivia):
-        return Trivia(doc=tuple(Comment(c.text.rstrip(), NO_SPAN) for c in value.doc))
-    if not dataclasses.is_dataclass(value) or isinstance(value, type):
+        return tuple(c.text.rstrip() for c in value.doc)
+    cls = type(value)
+    if not dataclasses.is_dataclass(cls):
         return value
     value = _rewrite(value)
-    changes = {f.name: _strip(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    return dataclasses.replace(value, **changes)
+    return (cls.__name__, *(_strip(getattr(value, name)) for name in _field_names(cls)))
 
 
 def _rewrite(node: Any) -> Any:
@@ -81,13 +93,30 @@ def _bare(lit: Literal, names: frozenset[str]) -> Literal:
 def comments_in_heads(f: SourceFile) -> list[tuple[Comment, str]]:
     """Comments written inside a construct that prints on one line (a field's name and
     type, a type reference, a decorator, a method's verb line), with what that is."""
-    heads = list(_head_spans(f))
+    if not f.comments:
+        return []
+    heads = sorted(_head_spans(f))
+    merged = _merge(heads)
+    starts = [a for a, _ in merged]
     found: list[tuple[Comment, str]] = []
     for c in f.comments:
-        inside = [what for a, b, what in heads if a < c.span.start_byte < b]
-        if inside:
-            found.append((c, inside[0]))
+        at = c.span.start_byte
+        i = bisect_right(starts, at) - 1
+        if i >= 0 and merged[i][0] < at < merged[i][1]:
+            what = next(w for a, b, w in heads if a < at < b)
+            found.append((c, what))
     return found
+
+
+def _merge(heads: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
+    """Overlapping (start, end) intervals joined (``heads`` sorted by start)."""
+    out: list[tuple[int, int]] = []
+    for a, b, _ in heads:
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
 
 
 def own_line_decorators(f: SourceFile) -> set[int]:
