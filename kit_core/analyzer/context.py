@@ -7,21 +7,25 @@ incremental `Analyzer` knows which cached results an edit elsewhere invalidates.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from kit_core.analyzer.summary import FileSummary, summarize
+from kit_core.decorators import flat_args, literal_text
 from kit_core.diagnostics import Diagnostic, Related, make
-from kit_core.model import Decl, SourceFile, TypeRef
-from kit_core.semantics.http import HttpModel, http_model
+from kit_core.model import Decl, Method, ServiceDecl, SourceFile, TypeRef
+from kit_core.semantics.http import HttpBuilder, HttpModel, MethodInfo
 from kit_core.semantics.types import Params, TypeIndex, TypeShape
 from kit_core.source import Span
 from kit_core.symbols import SymbolTable
 
 if TYPE_CHECKING:
     from kit_core.manifest import Manifest
+
+T = TypeVar("T")
 
 DepKey = tuple[str, str, str]
 """(namespace, package, name): "T" types/enums/scalars/errors, "S" services, "E" events,
@@ -35,11 +39,19 @@ class TrackingIndex(TypeIndex):
         super().__init__(symbols)
         self.recording: set[DepKey] | None = None
         self._field_deps: dict[tuple[int, tuple[TypeShape, ...]], frozenset[DepKey]] = {}
+        self._ref_deps: dict[tuple[int, str], tuple[TypeRef, frozenset[DepKey]]] = {}
 
-    def _shape(self, ref: TypeRef, package: str, scope: Params, depth: int) -> TypeShape:
-        if self.recording is not None and not ref.is_map:
-            self.recording.add(("T", ref.package or package, ref.name))
-        return super()._shape(ref, package, scope, depth)
+    def shape(self, ref: TypeRef, package: str, params: Params | Sequence[str] = ()) -> TypeShape:
+        if self.recording is not None:
+            key = (id(ref), package)
+            hit = self._ref_deps.get(key)
+            if hit is None or hit[0] is not ref:
+                deps: set[DepKey] = set()
+                _record(deps, ref, package)
+                hit = (ref, frozenset(deps))
+                self._ref_deps[key] = hit
+            self.recording.update(hit[1])
+        return super().shape(ref, package, params)
 
     def fields(self, decl, package, args=()):  # type: ignore[no-untyped-def]
         key = (id(decl), args)
@@ -59,6 +71,13 @@ class TrackingIndex(TypeIndex):
         return result
 
 
+def _record(into: set[DepKey], ref: TypeRef, package: str) -> None:
+    if not ref.is_map:
+        into.add(("T", ref.package or package, ref.name))
+    for arg in ref.args:
+        _record(into, arg, package)
+
+
 @dataclass
 class Ctx:
     symbols: SymbolTable
@@ -66,6 +85,9 @@ class Ctx:
     index: TrackingIndex
     diags: list[Diagnostic] = field(default_factory=list)
     deps: set[DepKey] | None = None
+    memo: dict[object, tuple[object, frozenset[DepKey]]] = field(default_factory=dict)
+    summaries: dict[str, tuple[SourceFile, FileSummary]] = field(default_factory=dict)
+    methods: dict[int, tuple[Method, MethodInfo, frozenset[DepKey]]] = field(default_factory=dict)
 
     @classmethod
     def create(cls, symbols: SymbolTable, manifest: Manifest | None) -> Ctx:
@@ -73,7 +95,7 @@ class Ctx:
 
     @cached_property
     def http(self) -> HttpModel:
-        return http_model(self.symbols, self.manifest, self.index)
+        return _CachingBuilder(self).build()
 
     @cached_property
     def schemes(self) -> dict[str, dict[str, object]] | None:
@@ -105,6 +127,45 @@ class Ctx:
         pkg = self.symbols.packages.get(package)
         return pkg.file_of(decl) if pkg else None
 
+    def summary(self, file: SourceFile) -> FileSummary:
+        """Facts of one file alone, reused while the file object is unchanged."""
+        hit = self.summaries.get(file.path)
+        if hit is None or hit[0] is not file:
+            hit = (file, summarize(file))
+            self.summaries[file.path] = hit
+        return hit[1]
+
+    def recall(self, key: object) -> tuple[bool, object]:
+        """(found, value) of a memoised computation; a hit replays the names it looked up."""
+        hit = self.memo.get(key)
+        if hit is None:
+            return False, None
+        if self.deps is not None:
+            self.deps.update(hit[1])
+        return True, hit[0]
+
+    def tracked(self, compute: Callable[[], T]) -> tuple[T, frozenset[DepKey]]:
+        """Run ``compute`` recording the names it looks up (also added to the current file's)."""
+        outer = self.deps
+        inner: set[DepKey] = set()
+        self.deps, self.index.recording = inner, inner
+        try:
+            value = compute()
+        finally:
+            self.deps, self.index.recording = outer, outer
+        if outer is not None:
+            outer.update(inner)
+        return value, frozenset(inner)
+
+    def cached(self, key: object, compute: Callable[[], T]) -> T:
+        """``compute()`` once per analysis; a hit replays the names the computation looked up."""
+        found, value = self.recall(key)
+        if found:
+            return value  # type: ignore[return-value]
+        result, deps = self.tracked(compute)
+        self.memo[key] = (result, deps)
+        return result
+
     @contextmanager
     def tracking(self) -> Iterator[set[DepKey]]:
         """Record the names looked up inside the block (for one file's cached results)."""
@@ -114,6 +175,33 @@ class Ctx:
             yield deps
         finally:
             self.deps, self.index.recording = None, None
+
+
+class _CachingBuilder(HttpBuilder):
+    """Reuses a method's `MethodInfo` while nothing it looked up has changed (the session
+    drops entries whose recorded names an edit touched)."""
+
+    def __init__(self, ctx: Ctx) -> None:
+        super().__init__(ctx.symbols, ctx.manifest, ctx.index)
+        self.ctx = ctx
+
+    def method(
+        self, package: str, service: str, primary: ServiceDecl | None, block: ServiceDecl, method: Method
+    ) -> MethodInfo:
+        hit = self.ctx.methods.get(id(method))
+        if hit is not None and hit[0] is method:
+            return hit[1]
+        info, deps = self.ctx.tracked(
+            lambda: super(_CachingBuilder, self).method(package, service, primary, block, method)
+        )
+        extra = {("S", package, service)} | {("T", e.package, e.name) for e in info.errors}
+        for dec in method.decorators:
+            if dec.name == "errors":
+                for lit in flat_args(dec):
+                    pkg, _, name = literal_text(lit).rpartition(".")
+                    extra.add(("T", pkg or package, name))
+        self.ctx.methods[id(method)] = (method, info, deps | extra)
+        return info
 
 
 def related(span: Span, message: str) -> tuple[Related, ...]:

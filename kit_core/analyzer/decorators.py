@@ -58,13 +58,22 @@ def _inside(dec: Decorator, broken: list[tuple[int, int]]) -> bool:
     return any(dec.span.start_byte <= start <= dec.span.end_byte for start, _ in broken)
 
 
+_USABLE: dict[tuple[int, Site], tuple[Decorator, DecoratorSpec | None]] = {}
+
+
 def usable(dec: Decorator, site: Site) -> DecoratorSpec | None:
     """The spec of a decorator that is known, allowed on the site and has well-formed
     arguments (the later rule families look only at those)."""
+    key = (id(dec), site)
+    hit = _USABLE.get(key)
+    if hit is not None and hit[0] is dec:
+        return hit[1]
     spec = REGISTRY.get(dec.name)
-    if spec is None or site not in spec.sites:
-        return None
-    return spec if _shape_ok(dec, spec) else None
+    result = spec if spec is not None and site in spec.sites and _shape_ok(dec, spec) else None
+    if len(_USABLE) > 200_000:
+        _USABLE.clear()
+    _USABLE[key] = (dec, result)
+    return result
 
 
 def _known(ctx: Ctx, dec: Decorator, node: SiteNode) -> DecoratorSpec | None:
@@ -108,9 +117,7 @@ def _placed(ctx: Ctx, dec: Decorator, spec: DecoratorSpec, node: SiteNode) -> bo
     return False
 
 
-def _repeat(
-    ctx: Ctx, dec: Decorator, spec: DecoratorSpec, node: SiteNode, seen: dict[str, Decorator]
-) -> None:
+def _repeat(ctx: Ctx, dec: Decorator, spec: DecoratorSpec, node: SiteNode, seen: dict[str, Decorator]) -> None:
     first = seen.get(dec.name)
     if first is None:
         seen[dec.name] = dec
@@ -152,10 +159,7 @@ def _kind_ok(spec: DecoratorSpec, index: int, lit: Literal) -> bool:
     if not any(kind_accepts(k, lit) for k in param.kinds):
         return False
     if lit.kind is LiteralKind.ARRAY:
-        return all(
-            it.kind not in (LiteralKind.ARRAY, LiteralKind.IDENT) or spec.name == "default"
-            for it in lit.items
-        )
+        return all(it.kind not in (LiteralKind.ARRAY, LiteralKind.IDENT) or spec.name == "default" for it in lit.items)
     return True
 
 
@@ -187,9 +191,7 @@ def _arguments(ctx: Ctx, dec: Decorator, spec: DecoratorSpec) -> bool:
     items = _items(dec, spec)
     count_ok = bool(items) if spec.variadic else (spec.min_args or 0) <= len(items) <= len(spec.params)
     if not count_ok:
-        ctx.report(
-            "decorator/arity", dec.span, name=dec.name, expected=_expected_count(spec), got=str(len(items))
-        )
+        ctx.report("decorator/arity", dec.span, name=dec.name, expected=_expected_count(spec), got=str(len(items)))
         return False
     ok = True
     for i, lit in enumerate(items):
@@ -221,11 +223,7 @@ def _values(ctx: Ctx, dec: Decorator, spec: DecoratorSpec) -> None:
             ctx.report("decorator/argvalue", problem.span, message=problem.message)
     if spec.ordered and len(dec.args) == 2:
         low, high = dec.args
-        if (
-            isinstance(low.value, int | float)
-            and isinstance(high.value, int | float)
-            and low.value > high.value
-        ):
+        if isinstance(low.value, int | float) and isinstance(high.value, int | float) and low.value > high.value:
             ctx.report("decorator/range", dec.span, name=dec.name, low=low.text, high=high.text)
     if spec.name in IDENT_ARGS:
         for lit in dec.args:

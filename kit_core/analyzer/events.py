@@ -57,11 +57,9 @@ def _event(ctx: Ctx, decl: EventDecl, package: str) -> None:
         return
     reason = _kind_problem(shape)
     if reason:
-        ctx.report(
-            "event/payload-kind", decl.payload.span, name=decl.name, type=decl.payload.text(), reason=reason
-        )
+        ctx.report("event/payload-kind", decl.payload.span, name=decl.name, type=decl.payload.text(), reason=reason)
         return
-    bound = _bound_field(ctx, shape.base(), set())
+    bound = _bound_field(ctx, shape)
     if bound is not None:
         binding = next(d.name for d in bound.field.decorators if d.name in PAYLOAD_BINDINGS)
         ctx.report(
@@ -90,19 +88,36 @@ def _kind_problem(shape: TypeShape) -> str | None:
     return f"is {words.get(shape.kind, 'not a type')}; a payload must be a declared type"  # type: ignore[arg-type]
 
 
-def _bound_field(ctx: Ctx, shape: TypeShape, seen: set[tuple[str | None, str]]) -> EffectiveField | None:
-    key = (shape.package, shape.text())
-    if key in seen:
-        return None
-    seen.add(key)
+def _bound_field(ctx: Ctx, shape: TypeShape) -> EffectiveField | None:
+    return _reach(ctx, shape.base(), set())[0]
+
+
+def _reach(ctx: Ctx, base: TypeShape, visiting: set[TypeShape]) -> tuple[EffectiveField | None, bool]:
+    """(the first field bound outside the body reachable from a struct, whether a cycle was
+    cut on the way); results found without cutting a cycle are memoised per analysis."""
+    if base in visiting:
+        return None, True
+    key = ("bound-field", base)
+    found, value = ctx.recall(key)
+    if found:
+        return value, False  # type: ignore[return-value]
+    (result, cut), deps = ctx.tracked(lambda: _search(ctx, base, visiting | {base}))
+    if result is not None or not cut:
+        ctx.memo[key] = (result, deps)
+    return result, cut
+
+
+def _search(ctx: Ctx, shape: TypeShape, visiting: set[TypeShape]) -> tuple[EffectiveField | None, bool]:
+    cut = False
     for ef in ctx.index.fields_of(shape):
         if any(d.name in PAYLOAD_BINDINGS for d in ef.field.decorators):
-            return ef
+            return ef, cut
         for inner in _structs(ef.shape):
-            found = _bound_field(ctx, inner, seen)
+            found, inner_cut = _reach(ctx, inner, visiting)
+            cut = cut or inner_cut
             if found is not None:
-                return found
-    return None
+                return found, cut
+    return None, cut
 
 
 def _structs(shape: TypeShape) -> list[TypeShape]:

@@ -238,9 +238,7 @@ def _enum_default(ctx: Ctx, d: Decorator, lit: Literal, enum: EnumDecl) -> bool:
     return _argtype(ctx, d, lit, f"a value name of enum {enum.name}")
 
 
-def _default_vs_validators(
-    ctx: Ctx, d: Decorator, lit: Literal, shape: TypeShape, own: list[Decorator]
-) -> None:
+def _default_vs_validators(ctx: Ctx, d: Decorator, lit: Literal, shape: TypeShape, own: list[Decorator]) -> None:
     for v in scalar_validators(shape) + own:
         reason = _breaks(v, lit, shape)
         if reason:

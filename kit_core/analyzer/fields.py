@@ -3,11 +3,15 @@ and Go name collisions between own and mixin fields, reserved Go names."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from kit_core.analyzer.context import Ctx, related
 from kit_core.model import ErrorDecl, Field, Mixin, SourceFile, TypeDecl
-from kit_core.naming import go_name
+from kit_core.naming import go_name as _go_name
 from kit_core.semantics.types import EffectiveField, json_key
 from kit_core.symbols import Kind
+
+go_name = lru_cache(maxsize=65536)(_go_name)
 
 ERROR_RESERVED = {
     "Error": "the Error() method",

@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kit_core.analyzer.context import Ctx, related
-from kit_core.analyzer.types import RefSite, _walk, refs_of
+from kit_core.analyzer.walk import RefSite, refs_of
+from kit_core.analyzer.walk import walk_ref as _walk
 from kit_core.model import ErrorDecl, Field, SourceFile, TypeDecl, TypeRef
 from kit_core.symbols import Kind
 
@@ -26,9 +27,9 @@ def _is_file(ref: TypeRef) -> bool:
 
 
 def check_design(ctx: Ctx, files: list[SourceFile]) -> None:
-    sites = [s for f in files for s in refs_of(f)]
-    if not any(_is_file(r) for s in sites for r in _walk(s.ref)):
+    if not any(ctx.summary(f).mentions_file for f in files):
         return
+    sites = [s for f in files for s in refs_of(f)]
     carriers = _carriers(ctx, sites)
     requests: set[int] = set()
     for site in sites:

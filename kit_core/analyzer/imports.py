@@ -56,9 +56,7 @@ def _file(ctx: Ctx, f: SourceFile, own: str, dirs: set[str]) -> None:
             continue
         prev = paths.setdefault(posixpath.normpath(path), imp)
         if prev is not imp:
-            ctx.report(
-                "import/duplicate", imp.span, path=path, related=related(prev.span, "first imported here")
-            )
+            ctx.report("import/duplicate", imp.span, path=path, related=related(prev.span, "first imported here"))
             continue
         alias = imp.alias or posixpath.basename(posixpath.normpath(path))
         prev = aliases.setdefault(alias, imp)

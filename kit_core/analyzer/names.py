@@ -90,13 +90,9 @@ def _decl_name(ctx: Ctx, decl: Decl) -> None:
         ctx.report("decl/builtin-name", decl.name_span, kind=kind, name=decl.name)
     elif not is_upper(decl.name):
         if isinstance(decl, ServiceDecl):
-            ctx.warn(
-                "decl/name-case", decl.name_span, kind=kind, name=decl.name, suggestion=suggestion(decl.name)
-            )
+            ctx.warn("decl/name-case", decl.name_span, kind=kind, name=decl.name, suggestion=suggestion(decl.name))
         else:
-            ctx.report(
-                "decl/name-case", decl.name_span, kind=kind, name=decl.name, suggestion=suggestion(decl.name)
-            )
+            ctx.report("decl/name-case", decl.name_span, kind=kind, name=decl.name, suggestion=suggestion(decl.name))
     if isinstance(decl, MiddlewareDecl) and decl.name in RESERVED_MIDDLEWARE:
         ctx.report(
             "decl/go-name-collision",
@@ -119,9 +115,7 @@ def _decl_name(ctx: Ctx, decl: Decl) -> None:
     if isinstance(decl, ServiceDecl):
         for m in decl.methods:
             if not is_upper(m.name):
-                ctx.report(
-                    "decl/name-case", m.name_span, kind="method", name=m.name, suggestion=suggestion(m.name)
-                )
+                ctx.report("decl/name-case", m.name_span, kind="method", name=m.name, suggestion=suggestion(m.name))
 
 
 # --------------------------------------------------------------------------- whole design

@@ -53,8 +53,13 @@ def _route_syntax(ctx: Ctx, m: MethodInfo) -> bool:
         if seg.var:
             prev = seen.setdefault(seg.var, seg)
             if prev is not seg:
-                ctx.report("route/duplicate-path-var", seg.span, var=seg.var, route=route.text,
-                           related=related(prev.span, "first used here"))
+                ctx.report(
+                    "route/duplicate-path-var",
+                    seg.span,
+                    var=seg.var,
+                    route=route.text,
+                    related=related(prev.span, "first used here"),
+                )
     return len(ctx.diags) == count
 
 
@@ -244,26 +249,51 @@ def conflicts(a: MethodInfo, b: MethodInfo) -> bool:
 
 
 def _collisions(ctx: Ctx, methods: tuple[MethodInfo, ...]) -> None:
-    """Pairs that can conflict: same segment count and first literal, or one side starting
-    with a variable or holding a wildcard (compared with everything)."""
-    buckets: dict[tuple[int, str], list[MethodInfo]] = defaultdict(list)
+    """Compare only routes that can match one request: split by segment count (wildcard
+    routes aside), then segment by segment by literal, a variable joining every branch."""
+    reported: set[int] = set()
+    by_len: dict[int, list[tuple[tuple[str, ...], MethodInfo]]] = defaultdict(list)
     wild: list[MethodInfo] = []
     for m in methods:
         segs = _segments(m.full_route)
-        if not segs or segs[0] in ("*", "**") or "**" in segs:
+        if "**" in segs:
             wild.append(m)
         else:
-            buckets[(len(segs), segs[0])].append(m)
-    reported: set[int] = set()
-    for group in buckets.values():
-        for i, a in enumerate(group):
-            for b in group[i + 1 :]:
-                _check_pair(ctx, a, b, reported)
-    rank = {id(m): i for i, m in enumerate(methods)}
-    wild_ids = {id(m) for m in wild}
+            by_len[len(segs)].append((segs, m))
+    for group in by_len.values():
+        _partition(ctx, group, 0, reported)
+    seen: set[int] = set()
     for a in wild:
+        seen.add(id(a))
         for b in methods:
-            if b is not a and not (id(b) in wild_ids and rank[id(b)] < rank[id(a)]):
+            if id(b) not in seen:
+                _check_pair(ctx, a, b, reported)
+
+
+def _partition(ctx: Ctx, group: list[tuple[tuple[str, ...], MethodInfo]], i: int, reported: set[int]) -> None:
+    if len(group) < 2:
+        return
+    if i >= len(group[0][0]):
+        for x, (_, a) in enumerate(group):
+            for _, b in group[x + 1 :]:
+                _check_pair(ctx, a, b, reported)
+        return
+    literal: dict[str, list[tuple[tuple[str, ...], MethodInfo]]] = defaultdict(list)
+    variable: list[tuple[tuple[str, ...], MethodInfo]] = []
+    for item in group:
+        (variable if item[0][i] == "*" else literal[item[0][i]]).append(item)
+    if not variable:
+        for bucket in literal.values():
+            _partition(ctx, bucket, i + 1, reported)
+        return
+    if len(literal) <= 1:
+        _partition(ctx, group, i + 1, reported)
+        return
+    _partition(ctx, variable, i + 1, reported)
+    for bucket in literal.values():
+        _partition(ctx, bucket, i + 1, reported)
+        for _, a in variable:
+            for _, b in bucket:
                 _check_pair(ctx, a, b, reported)
 
 

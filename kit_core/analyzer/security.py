@@ -59,8 +59,9 @@ def check_design(ctx: Ctx) -> None:
         if missing:
             kind = scheme.get("type") if isinstance(scheme, dict) else None
             where = m.key_spans.get(f"openapi.securitySchemes.{name}") or names.get(name, span)
-            ctx.report("openapi/security-scheme", where, scheme=name, type=kind or "no type",
-                       field=" and ".join(missing))
+            ctx.report(
+                "openapi/security-scheme", where, scheme=name, type=kind or "no type", field=" and ".join(missing)
+            )
 
 
 @lru_cache(maxsize=8)
@@ -74,8 +75,9 @@ def _scheme_spans_of(path: str, text: str) -> dict[str, Span]:
     if isinstance(node, yaml.MappingNode):
         for key, _ in node.value:
             sm, em = key.start_mark, key.end_mark
-            out[str(key.value)] = Span(path, sm.index, em.index, sm.line, sm.column, em.line, em.column,
-                                       sm.column, em.column)
+            out[str(key.value)] = Span(
+                path, sm.index, em.index, sm.line, sm.column, em.line, em.column, sm.column, em.column
+            )
     return out
 
 
@@ -105,9 +107,7 @@ def scheme_problems(scheme: object) -> list[str]:
     kind = scheme.get("type")
     if kind not in SCHEME_TYPES:
         return [f"a type (one of {', '.join(SCHEME_TYPES)})"]
-    required = {"http": ["scheme"], "apiKey": ["in", "name"], "openIdConnect": ["openIdConnectUrl"]}.get(
-        kind, []
-    )
+    required = {"http": ["scheme"], "apiKey": ["in", "name"], "openIdConnect": ["openIdConnectUrl"]}.get(kind, [])
     out = [f for f in required if not scheme.get(f)]
     if kind == "oauth2":
         out += _oauth_problems(scheme.get("flows"))

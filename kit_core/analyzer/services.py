@@ -34,9 +34,7 @@ def _middlewares(ctx: Ctx, d: Decorator) -> None:
             known = [m for p in ctx.symbols.packages.values() for m in p.middlewares]
             close = difflib.get_close_matches(name, known, n=1, cutoff=0.7)
             hint = f" - did you mean {close[0]}?" if close else " - declare it with `middleware " + name + "`"
-            ctx.report(
-                "decorator/ref", lit.span, name="middlewares", what="middleware", value=name, hint=hint
-            )
+            ctx.report("decorator/ref", lit.span, name="middlewares", what="middleware", value=name, hint=hint)
 
 
 def _errors(ctx: Ctx, d: Decorator, package: str) -> None:
@@ -48,11 +46,7 @@ def _errors(ctx: Ctx, d: Decorator, package: str) -> None:
         if pkg is not None and name in pkg.errors:
             continue
         other = pkg.lookup(name) if pkg else None
-        hint = (
-            f" - {text} is a {type(other).__name__.removesuffix('Decl').lower()}, not an error"
-            if other
-            else ""
-        )
+        hint = f" - {text} is a {type(other).__name__.removesuffix('Decl').lower()}, not an error" if other else ""
         ctx.report("decorator/ref", lit.span, name="errors", what="error", value=text, hint=hint)
 
 

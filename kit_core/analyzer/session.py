@@ -8,6 +8,7 @@ files (duplicates, routes, groups, contracts, cycles) and run on every analysis.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -29,15 +30,17 @@ from kit_core.analyzer import (
     validators,
 )
 from kit_core.analyzer.context import Ctx, DepKey
+from kit_core.analyzer.summary import FileSummary
 from kit_core.diagnostics import Diagnostic, make
 from kit_core.model import (
     Decl,
     EventDecl,
+    Method,
     MiddlewareDecl,
     ServiceDecl,
     SourceFile,
 )
-from kit_core.semantics.http import HttpModel
+from kit_core.semantics.http import HttpModel, MethodInfo
 from kit_core.semantics.types import TypeIndex
 from kit_core.source import file_span
 from kit_core.symbols import SymbolTable
@@ -119,9 +122,7 @@ def _decl_keys(file: SourceFile) -> set[tuple[DepKey, bytes, int]]:
     data = file.source.encode("utf-8", errors="replace")
     out = set()
     for decl in file.declarations:
-        out.add(
-            (_key(decl, file.package), data[decl.span.start_byte : decl.span.end_byte], decl.span.start_byte)
-        )
+        out.add((_key(decl, file.package), data[decl.span.start_byte : decl.span.end_byte], decl.span.start_byte))
     return out
 
 
@@ -148,6 +149,8 @@ class Analyzer:
         self._manifest = manifest
         self._files: dict[str, SourceFile] = {}
         self._cache: dict[str, _Cached] = {}
+        self._summaries: dict[str, tuple[SourceFile, FileSummary]] = {}
+        self._methods: dict[int, tuple[Method, MethodInfo, frozenset[DepKey]]] = {}
         self._last: Analysis | None = None
 
     @property
@@ -157,11 +160,13 @@ class Analyzer:
     def set_manifest(self, manifest: Manifest | None) -> Analysis:
         self._manifest = manifest
         self._cache.clear()
+        self._methods.clear()
         return self._analyze()
 
     def update_all(self, files: Iterable[SourceFile]) -> Analysis:
         self._files = {f.path: f for f in files}
         self._cache.clear()
+        self._methods.clear()
         return self._analyze()
 
     def update(self, file: SourceFile) -> Analysis:
@@ -182,10 +187,14 @@ class Analyzer:
     # ------------------------------------------------------------------ internals
 
     def _invalidate(self, old: SourceFile | None, new: SourceFile | None) -> None:
+        """Drop the cached results an edit (old -> new; None: added or removed) can change."""
         path = (new or old).path  # type: ignore[union-attr]
         self._cache.pop(path, None)
-        if old is not None and new is not None and old.package != new.package:
+        old_pkg = old.package if old is not None else None
+        new_pkg = new.package if new is not None else None
+        if old_pkg != new_pkg:  # a package may appear or vanish: references anywhere may change
             self._cache.clear()
+            self._methods.clear()
             return
         before = _decl_keys(old) if old is not None else set()
         after = _decl_keys(new) if new is not None else set()
@@ -194,11 +203,27 @@ class Analyzer:
             return
         for other in [p for p, c in self._cache.items() if c.deps & changed]:
             del self._cache[other]
+        for key in [k for k, (_, _, deps) in self._methods.items() if deps & changed]:
+            del self._methods[key]
 
     def _analyze(self) -> Analysis:
+        """One pass over the design. The cyclic garbage collector is paused meanwhile: the
+        pass allocates many small acyclic values, and collections over a large design's
+        model would otherwise cost as much as the rules themselves."""
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return self._analyze_all()
+        finally:
+            if enabled:
+                gc.enable()
+
+    def _analyze_all(self) -> Analysis:
         files = self.files
         symbols = SymbolTable.build(files)
         ctx = Ctx.create(symbols, self._manifest)
+        ctx.summaries = self._summaries
+        ctx.methods = self._methods
         out: list[Diagnostic] = []
         for f in files:
             out.extend(self._file(ctx, f))
@@ -209,6 +234,9 @@ class Analyzer:
         for f in files:
             out.extend(d for d in f.parse_diagnostics if isinstance(d, Diagnostic))
         http = ctx.http
+        live = {id(m.method) for m in http.methods}
+        for key in [k for k in self._methods if k not in live]:
+            del self._methods[key]
         self._last = Analysis(_sorted(out), symbols, ctx.index, http, files, self._manifest)
         return self._last
 

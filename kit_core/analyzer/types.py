@@ -4,18 +4,13 @@ package cycles."""
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
-from dataclasses import dataclass
 
 from kit_core.analyzer.context import Ctx, related
+from kit_core.analyzer.walk import RefSite, refs_of
+from kit_core.analyzer.walk import walk_ref as _walk
 from kit_core.model import (
-    Decl,
     ErrorDecl,
-    EventDecl,
-    Field,
     Mixin,
-    ScalarDecl,
-    ServiceDecl,
     SourceFile,
     TypeDecl,
     TypeRef,
@@ -35,41 +30,6 @@ _KIND_WORDS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class RefSite:
-    """A written type reference with what encloses it."""
-
-    ref: TypeRef
-    package: str
-    params: tuple[str, ...]
-    decl: Decl
-    role: str  # "field", "mixin", "scalar", "request", "response", "payload"
-
-
-def refs_of(file: SourceFile) -> Iterator[RefSite]:
-    pkg = file.package
-    if pkg is None:
-        return
-    for decl in file.declarations:
-        params = tuple(p.name for p in decl.params) if isinstance(decl, TypeDecl) else ()
-        if isinstance(decl, TypeDecl | ErrorDecl):
-            for m in decl.members:
-                if isinstance(m, Field):
-                    yield RefSite(m.type, pkg, params, decl, "field")
-                else:
-                    yield RefSite(m.ref, pkg, params, decl, "mixin")
-        elif isinstance(decl, ScalarDecl):
-            yield RefSite(decl.primitive, pkg, (), decl, "scalar")
-        elif isinstance(decl, ServiceDecl):
-            for method in decl.methods:
-                if method.request:
-                    yield RefSite(method.request, pkg, (), decl, "request")
-                if method.response:
-                    yield RefSite(method.response, pkg, (), decl, "response")
-        elif isinstance(decl, EventDecl) and decl.payload:
-            yield RefSite(decl.payload, pkg, (), decl, "payload")
-
-
 def check_file(ctx: Ctx, file: SourceFile) -> None:
     for site in refs_of(file):
         if site.role == "scalar":
@@ -87,9 +47,7 @@ def _param_duplicates(ctx: Ctx, decl: TypeDecl) -> None:
     seen: dict[str, object] = {}
     for p in decl.params:
         if p.name in seen:
-            ctx.report(
-                "decl/duplicate", p.span, kind="type parameter", name=p.name, package=f"{decl.name}<...>"
-            )
+            ctx.report("decl/duplicate", p.span, kind="type parameter", name=p.name, package=f"{decl.name}<...>")
         seen[p.name] = p
 
 
@@ -222,16 +180,8 @@ def _instantiation_cycle(ctx: Ctx, decl: TypeDecl, ref: TypeRef) -> None:
     for inner in _walk(ref):
         if inner.package is None and inner.name == decl.name and inner.args:
             for arg in inner.args:
-                if _mentions(arg, params) and not (
-                    arg.name in params and not arg.args and not arg.array_dims
-                ):
+                if _mentions(arg, params) and not (arg.name in params and not arg.args and not arg.array_dims):
                     ctx.report("generic/instantiation-cycle", arg.span, name=decl.name, arg=arg.text())
-
-
-def _walk(ref: TypeRef) -> Iterator[TypeRef]:
-    yield ref
-    for a in ref.args:
-        yield from _walk(a)
 
 
 def _mentions(ref: TypeRef, params: set[str]) -> bool:
@@ -246,11 +196,9 @@ def check_design(ctx: Ctx) -> None:
     for pkg in ctx.symbols.packages.values():
         out = edges.setdefault(pkg.name, {})
         for f in pkg.files:
-            for site in refs_of(f):
-                if site.role in ("field", "mixin"):
-                    for r in _walk(site.ref):
-                        if r.package and r.package != pkg.name and r.package in ctx.symbols.packages:
-                            out.setdefault(r.package, r)
+            for other, ref in ctx.summary(f).edges.items():
+                if other in ctx.symbols.packages:
+                    out.setdefault(other, ref)
     for component in _cycles(edges):
         first = component[0]
         nxt = next(p for p in component[1:] + component[:1] if p in edges[first])

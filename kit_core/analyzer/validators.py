@@ -85,9 +85,7 @@ def scalar_validators(shape: TypeShape) -> list[Decorator]:
     return []
 
 
-def check_field(
-    ctx: Ctx, decorators: Sequence[Decorator], shape: TypeShape, site: Site, field: Field | None
-) -> None:
+def check_field(ctx: Ctx, decorators: Sequence[Decorator], shape: TypeShape, site: Site, field: Field | None) -> None:
     own = field_validators(decorators, site)
     cls = value_class(shape)
     fitting = [d for d in own if _fits(ctx, d, shape, cls)]
@@ -152,9 +150,7 @@ def _unique_items(ctx: Ctx, shape: TypeShape, cls: ValueClass) -> str | None:
         for ef in ctx.index.fields_of(elem):
             fcls = value_class(ef.shape)
             if ef.shape.optional or is_nullable(ef.field):
-                return (
-                    f"needs comparable elements; {elem.text()} has the optional or @nullable field {ef.name}"
-                )
+                return f"needs comparable elements; {elem.text()} has the optional or @nullable field {ef.name}"
             if fcls in COLLECTION_CLASSES or fcls in (ValueClass.DATETIME, ValueClass.FILE):
                 return f"needs comparable elements; field {ef.name} of {elem.text()} cannot be compared"
     return None

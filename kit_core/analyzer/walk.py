@@ -19,6 +19,7 @@ from kit_core.model import (
     ServiceDecl,
     SourceFile,
     TypeDecl,
+    TypeRef,
 )
 from kit_core.source import Span
 
@@ -85,3 +86,45 @@ def methods_of(file: SourceFile) -> Iterator[tuple[ServiceDecl, Method]]:
         if isinstance(decl, ServiceDecl):
             for m in decl.methods:
                 yield decl, m
+
+
+@dataclass(frozen=True, slots=True)
+class RefSite:
+    """A written type reference with what encloses it."""
+
+    ref: TypeRef
+    package: str
+    params: tuple[str, ...]
+    decl: Decl
+    role: str  # "field", "mixin", "scalar", "request", "response", "payload"
+
+
+def refs_of(file: SourceFile) -> Iterator[RefSite]:
+    pkg = file.package
+    if pkg is None:
+        return
+    for decl in file.declarations:
+        params = tuple(p.name for p in decl.params) if isinstance(decl, TypeDecl) else ()
+        if isinstance(decl, TypeDecl | ErrorDecl):
+            for m in decl.members:
+                if isinstance(m, Field):
+                    yield RefSite(m.type, pkg, params, decl, "field")
+                else:
+                    yield RefSite(m.ref, pkg, params, decl, "mixin")
+        elif isinstance(decl, ScalarDecl):
+            yield RefSite(decl.primitive, pkg, (), decl, "scalar")
+        elif isinstance(decl, ServiceDecl):
+            for method in decl.methods:
+                if method.request:
+                    yield RefSite(method.request, pkg, (), decl, "request")
+                if method.response:
+                    yield RefSite(method.response, pkg, (), decl, "response")
+        elif isinstance(decl, EventDecl) and decl.payload:
+            yield RefSite(decl.payload, pkg, (), decl, "payload")
+
+
+def walk_ref(ref: TypeRef) -> Iterator[TypeRef]:
+    """A reference and every reference nested in it (generic and map arguments)."""
+    yield ref
+    for a in ref.args:
+        yield from walk_ref(a)

@@ -283,7 +283,9 @@ def _security(primary: ServiceDecl | None, block: ServiceDecl, method: Method) -
 # --------------------------------------------------------------------------- the model
 
 
-class _Builder:
+class HttpBuilder:
+    """Builds the model method by method; `method()` can be overridden to reuse results."""
+
     def __init__(self, symbols: SymbolTable, manifest: Manifest | None, index: TypeIndex) -> None:
         self.symbols = symbols
         self.index = index
@@ -352,9 +354,7 @@ class _Builder:
             explicit_operation_id=op_id is not None,
             summary=first_string(method.decorators, "summary"),
             doc=method.doc,
-            deprecated=any(
-                d is not None and d.decorator("deprecated") is not None for d in (method, block, primary)
-            ),
+            deprecated=any(d is not None and d.decorator("deprecated") is not None for d in (method, block, primary)),
             passthrough=method.decorator("passthrough") is not None,
             timeout_ns=first_int(method.decorators, "timeout", 1_000_000_000),
             max_body_size=first_int(method.decorators, "maxBodySize"),
@@ -375,8 +375,6 @@ class _Builder:
         return tuple(out.values())
 
 
-def http_model(
-    symbols: SymbolTable, manifest: Manifest | None = None, index: TypeIndex | None = None
-) -> HttpModel:
+def http_model(symbols: SymbolTable, manifest: Manifest | None = None, index: TypeIndex | None = None) -> HttpModel:
     """Every method of the design with its route, bindings, chains and output names."""
-    return _Builder(symbols, manifest, index or TypeIndex(symbols)).build()
+    return HttpBuilder(symbols, manifest, index or TypeIndex(symbols)).build()

@@ -80,11 +80,13 @@ class TypeShape:
         """The shape one `[]` down, without the `?` (the shape itself when not an array)."""
         if not self.array_dims:
             return self
-        return replace(self, array_dims=self.array_dims - 1, optional=False)
+        return TypeShape(self.kind, self.name, self.package, self.decl, self.args, self.array_dims - 1, False, self.ref)
 
     def base(self) -> TypeShape:
         """The shape without array dimensions and `?`."""
-        return replace(self, array_dims=0, optional=False)
+        if not self.array_dims and not self.optional:
+            return self
+        return TypeShape(self.kind, self.name, self.package, self.decl, self.args, 0, False, self.ref)
 
     @property
     def primitive(self) -> str | None:
@@ -230,14 +232,26 @@ class TypeIndex:
     def __init__(self, symbols: SymbolTable) -> None:
         self.symbols = symbols
         self._fields: dict[tuple[int, tuple[TypeShape, ...]], tuple[EffectiveField, ...]] = {}
+        self._shapes: dict[tuple[object, ...], tuple[TypeRef, TypeShape]] = {}
 
     def shape(self, ref: TypeRef, package: str, params: Params | Sequence[str] = ()) -> TypeShape:
         """Resolve ``ref`` as written in ``package`` with the type parameters in scope."""
-        scope: Params = params if isinstance(params, Mapping) else dict.fromkeys(params)
+        if type(params) is dict:
+            scope: Params = params
+            key: tuple[object, ...] = (id(ref), package, tuple(params.items()))
+        else:
+            names = tuple(params)  # type: ignore[arg-type]
+            scope = dict.fromkeys(names)
+            key = (id(ref), package, names)
+        hit = self._shapes.get(key)
+        if hit is not None and hit[0] is ref:
+            return hit[1]
         try:
-            return self._shape(ref, package, scope, 0)
+            result = self._shape(ref, package, scope, 0)
         except RecursionError:  # absurdly deep nesting: give up on this ref, never raise
-            return TypeShape(None, ref.name, ref=ref)
+            result = TypeShape(None, ref.name, ref=ref)
+        self._shapes[key] = (ref, result)
+        return result
 
     def _shape(self, ref: TypeRef, package: str, scope: Params, depth: int) -> TypeShape:
         args = tuple(self._shape(a, package, scope, depth + 1) for a in ref.args)
@@ -264,9 +278,7 @@ class TypeIndex:
             ref,
         )
 
-    def params_of(
-        self, decl: TypeDecl | ErrorDecl, args: tuple[TypeShape, ...] = ()
-    ) -> dict[str, TypeShape | None]:
+    def params_of(self, decl: TypeDecl | ErrorDecl, args: tuple[TypeShape, ...] = ()) -> dict[str, TypeShape | None]:
         names = [p.name for p in decl.params] if isinstance(decl, TypeDecl) else []
         return {n: (args[i] if i < len(args) else None) for i, n in enumerate(names)}
 
