@@ -186,9 +186,7 @@ def open_doc(client: LanguageClient, path: Path, text: str | None = None) -> str
     return uri
 
 
-def change_doc(
-    client: LanguageClient, uri: str, changes: Sequence[lsp.TextDocumentContentChangeEvent]
-) -> int:
+def change_doc(client: LanguageClient, uri: str, changes: Sequence[lsp.TextDocumentContentChangeEvent]) -> int:
     versions = _versions(client)
     versions[uri] = versions.get(uri, 1) + 1
     doc = lsp.VersionedTextDocumentIdentifier(uri=uri, version=versions[uri])

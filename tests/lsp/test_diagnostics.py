@@ -26,11 +26,7 @@ async def test_parse_error_comes_and_goes_on_edits(client: LanguageClient, desig
     change_doc(
         client,
         uri,
-        [
-            lsp.TextDocumentContentChangePartial(
-                range=lsp.Range(lsp.Position(4, 0), lsp.Position(4, 1)), text=""
-            )
-        ],
+        [lsp.TextDocumentContentChangePartial(range=lsp.Range(lsp.Position(4, 0), lsp.Position(4, 1)), text="")],
     )
     diags = await wait_for_diagnostics(client, uri, _has_parse_error)
     assert diags[0].source == "kit"
@@ -38,11 +34,7 @@ async def test_parse_error_comes_and_goes_on_edits(client: LanguageClient, desig
     change_doc(
         client,
         uri,
-        [
-            lsp.TextDocumentContentChangePartial(
-                range=lsp.Range(lsp.Position(4, 0), lsp.Position(4, 0)), text="}"
-            )
-        ],
+        [lsp.TextDocumentContentChangePartial(range=lsp.Range(lsp.Position(4, 0), lsp.Position(4, 0)), text="}")],
     )
     await wait_for_diagnostics(client, uri, lambda ds: not ds)
     close_doc(client, uri)
@@ -52,9 +44,7 @@ def _has_parse_error(diags: object) -> bool:
     return any(str(d.code).startswith("parse/") for d in diags)  # type: ignore[attr-defined]
 
 
-async def test_error_caused_by_another_file_is_reported_where_it_is(
-    client: LanguageClient, design: Path
-) -> None:
+async def test_error_caused_by_another_file_is_reported_where_it_is(client: LanguageClient, design: Path) -> None:
     users = open_doc(client, design / "design/users/users.kit")
     shared_path = design / "design/shared/shared.kit"
     shared = open_doc(client, shared_path)
@@ -94,3 +84,17 @@ async def test_file_outside_a_design_is_checked_alone(client: LanguageClient, tm
 
 def _errors(diags: object) -> list[object]:
     return [d for d in diags if d.severity == lsp.DiagnosticSeverity.Error]  # type: ignore[attr-defined]
+
+
+async def test_watched_file_changes_on_disk_reanalyse_open_files(client: LanguageClient, design: Path) -> None:
+    users = open_doc(client, design / "design/users/users.kit")
+    await wait_for_diagnostics(client, users, lambda ds: not _errors(ds))
+    extra = design / "design/users/dup.kit"
+    extra.write_text("package users\n\ntype User {}\n")
+    created = lsp.FileEvent(uri=extra.as_uri(), type=lsp.FileChangeType.Created)
+    client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(changes=[created]))
+    await wait_for_diagnostics(client, users, lambda ds: "decl/duplicate" in codes(ds))
+    extra.unlink()
+    deleted = lsp.FileEvent(uri=extra.as_uri(), type=lsp.FileChangeType.Deleted)
+    client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(changes=[deleted]))
+    await wait_for_diagnostics(client, users, lambda ds: "decl/duplicate" not in codes(ds))

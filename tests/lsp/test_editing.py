@@ -28,9 +28,7 @@ async def _scratch(client: LanguageClient, design: Path, marked: str) -> tuple[s
 
 async def _labels(client: LanguageClient, design: Path, marked: str) -> set[str]:
     uri, cursor = await _scratch(client, design, marked)
-    result = await client.text_document_completion_async(
-        lsp.CompletionParams(lsp.TextDocumentIdentifier(uri), cursor)
-    )
+    result = await client.text_document_completion_async(lsp.CompletionParams(lsp.TextDocumentIdentifier(uri), cursor))
     items = result.items if isinstance(result, lsp.CompletionList) else result or []
     return {i.label for i in items}
 
@@ -160,9 +158,7 @@ async def test_semantic_tokens(client: LanguageClient, design: Path) -> None:
 async def test_folding_ranges(client: LanguageClient, design: Path) -> None:
     src = "package users\n// one\n// two\ntype T {\n\ta string\n\tb string\n}\n"
     uri, _ = await _scratch(client, design, src)
-    ranges = await client.text_document_folding_range_async(
-        lsp.FoldingRangeParams(lsp.TextDocumentIdentifier(uri))
-    )
+    ranges = await client.text_document_folding_range_async(lsp.FoldingRangeParams(lsp.TextDocumentIdentifier(uri)))
     assert ranges is not None
     spans = {(r.start_line, r.end_line, r.kind) for r in ranges}
     assert (1, 2, lsp.FoldingRangeKind.Comment) in spans
@@ -171,9 +167,7 @@ async def test_folding_ranges(client: LanguageClient, design: Path) -> None:
 
 async def test_completion_item_resolve_adds_documentation(client: LanguageClient, design: Path) -> None:
     uri, cursor = await _scratch(client, design, "package users\ntype T {\n\tname string @┆\n}\n")
-    result = await client.text_document_completion_async(
-        lsp.CompletionParams(lsp.TextDocumentIdentifier(uri), cursor)
-    )
+    result = await client.text_document_completion_async(lsp.CompletionParams(lsp.TextDocumentIdentifier(uri), cursor))
     items = result.items if isinstance(result, lsp.CompletionList) else result or []
     length = next(i for i in items if i.label == "length")
     resolved = await client.completion_item_resolve_async(length)

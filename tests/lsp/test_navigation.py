@@ -80,9 +80,7 @@ async def test_references_and_highlight(client: LanguageClient, design: Path) ->
     assert refs is not None
     lines = sorted(r.range.start.line for r in refs)
     assert lines == [3, 29]  # the declaration and `response User`
-    marks = await client.text_document_document_highlight_async(
-        lsp.DocumentHighlightParams(**_pos(uri, cursor))
-    )
+    marks = await client.text_document_document_highlight_async(lsp.DocumentHighlightParams(**_pos(uri, cursor)))
     assert marks is not None and len(marks) == 2
 
 
@@ -105,14 +103,10 @@ async def test_rename_validates_the_new_name(client: LanguageClient, design: Pat
         await client.text_document_rename_async(lsp.RenameParams(**_pos(uri, cursor), new_name=bad))
 
 
-async def test_prepare_rename_refuses_a_declaration_of_another_file(
-    client: LanguageClient, design: Path
-) -> None:
+async def test_prepare_rename_refuses_a_declaration_of_another_file(client: LanguageClient, design: Path) -> None:
     uri, cursor = await _open_users(client, design, _marked("Audit\n}"))
     assert cursor is not None
-    assert (
-        await client.text_document_prepare_rename_async(lsp.PrepareRenameParams(**_pos(uri, cursor))) is None
-    )
+    assert await client.text_document_prepare_rename_async(lsp.PrepareRenameParams(**_pos(uri, cursor))) is None
 
 
 async def test_document_symbols(client: LanguageClient, design: Path) -> None:
