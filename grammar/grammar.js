@@ -152,7 +152,7 @@ module.exports = grammar({
       field('body', $.event_body),
     ),
 
-    event_body: $ => seq('{', optional($.payload_clause), '}'),
+    event_body: $ => seq('{', optional(field('payload', $.payload_clause)), '}'),
 
     payload_clause: $ => seq('payload', field('type', $.type_ref)),
 
@@ -216,9 +216,11 @@ module.exports = grammar({
       '}',
     ),
 
-    method_body: $ => seq('{', repeat($._clause), '}'),
-
-    _clause: $ => choice($.request_clause, $.response_clause),
+    // Clauses in any order; each at most once (lowering reports a repeat).
+    method_body: $ => seq('{', repeat(choice(
+      field('request', $.request_clause),
+      field('response', $.response_clause),
+    )), '}'),
 
     request_clause: $ => seq('request', field('type', $.type_ref)),
 
@@ -247,7 +249,7 @@ module.exports = grammar({
     builtin_type: _ => choice(...BUILTIN_TYPES),
 
     map_type: $ => seq(
-      'map',
+      field('name', 'map'),
       '<',
       field('key', $.type_ref),
       ',',

@@ -302,8 +302,7 @@ class _Lowerer:
         for dec_node, _ in state.pending:
             self.syntax_error(
                 dec_node,
-                f"decorator @{self.text(dec_node.child_by_field_name('name'))} "
-                "is not followed by a declaration",
+                f"decorator @{self.text(dec_node.child_by_field_name('name'))} is not followed by a declaration",
             )
         self.diags.sort(key=lambda d: (d.span.start_byte, d.span.end_byte))
         return SourceFile(
@@ -454,9 +453,7 @@ class _Lowerer:
         name_span = self.span(name_node) if name_node is not None else span
         return EnumValue(name, value, decorators, span, name_span, trivia)
 
-    def _scalar(
-        self, node: Node, decorators: tuple[Decorator, ...], start: Node, state: _FileState
-    ) -> ScalarDecl:
+    def _scalar(self, node: Node, decorators: tuple[Decorator, ...], start: Node, state: _FileState) -> ScalarDecl:
         """Validators on the primitive's line are the scalar's; later ones go to the next decl (§2.6)."""
         name, name_span = self.name_of(node, "scalar")
         prim_node = node.child_by_field_name("primitive")
@@ -477,9 +474,7 @@ class _Lowerer:
         span = self.span_of(start, last)
         return ScalarDecl(name, decorators + own, span, name_span, trivia, primitive)
 
-    def _error_decl(
-        self, node: Node, decorators: tuple[Decorator, ...], span: Span, start: Node
-    ) -> ErrorDecl:
+    def _error_decl(self, node: Node, decorators: tuple[Decorator, ...], span: Span, start: Node) -> ErrorDecl:
         name, name_span = self.name_of(node, "error")
         trivia = self.node_trivia(node, start)
         cat_node = node.child_by_field_name("category")
@@ -489,9 +484,7 @@ class _Lowerer:
             self.error("parse/error-category", cat_span, name=category)
         body = node.child_by_field_name("body")
         members = self.members(body) if body is not None else ()
-        return ErrorDecl(
-            name, decorators, span, name_span, trivia, category, cat_span, members, body is not None
-        )
+        return ErrorDecl(name, decorators, span, name_span, trivia, category, cat_span, members, body is not None)
 
     def _service(self, node: Node, decorators: tuple[Decorator, ...], span: Span, start: Node) -> ServiceDecl:
         name, name_span = self.name_of(node, "service")
@@ -546,26 +539,22 @@ class _Lowerer:
         )
 
     def _clauses(self, body: Node, method: str) -> tuple[TypeRef | None, TypeRef | None]:
-        found: dict[str, TypeRef] = {}
-        for clause in body.named_children:
-            if clause.type not in ("request_clause", "response_clause"):
-                continue
-            which = clause.type.removesuffix("_clause")
-            type_node = clause.child_by_field_name("type")
-            if type_node is None:
-                continue
-            ref = self.type_ref(type_node)
-            if which in found:
-                self.syntax_error(clause, f"duplicate {which} clause in method {method}")
-                continue
-            if ref.array_dims:
-                self.syntax_error(
-                    type_node, f"{which} of {method} cannot be a bare array - wrap it in a type"
-                )
-            if ref.optional:
-                self.syntax_error(type_node, f"{which} of {method} cannot be optional")
-            found[which] = ref
-        return found.get("request"), found.get("response")
+        return self._clause(body, "request", method), self._clause(body, "response", method)
+
+    def _clause(self, body: Node, which: str, method: str) -> TypeRef | None:
+        """The type of the ``request``/``response`` clause: a named type, once (§2.9)."""
+        clauses = body.children_by_field_name(which)
+        for extra in clauses[1:]:
+            self.syntax_error(extra, f"duplicate {which} clause in method {method}")
+        type_node = clauses[0].child_by_field_name("type") if clauses else None
+        if type_node is None:
+            return None
+        ref = self.type_ref(type_node)
+        if ref.array_dims:
+            self.syntax_error(type_node, f"{which} of {method} cannot be a bare array - wrap it in a type")
+        if ref.optional:
+            self.syntax_error(type_node, f"{which} of {method} cannot be optional")
+        return ref
 
     def _route(self, node: Node) -> Route:
         segments: list[PathSegment] = []
@@ -611,11 +600,9 @@ class _Lowerer:
         name, name_span = self.name_of(node, "event")
         trivia = self.node_trivia(node, start)
         body = node.child_by_field_name("body")
-        payload: TypeRef | None = None
-        for clause in body.named_children if body is not None else ():
-            type_node = clause.child_by_field_name("type") if clause.type == "payload_clause" else None
-            if type_node is not None:
-                payload = self.type_ref(type_node)
+        clause = body.child_by_field_name("payload") if body is not None else None
+        type_node = clause.child_by_field_name("type") if clause is not None else None
+        payload = self.type_ref(type_node) if type_node is not None else None
         array = payload is not None and payload.array_dims > 0
         return EventDecl(name, decorators, span, name_span, trivia, payload, array)
 
@@ -710,8 +697,8 @@ class _Lowerer:
             key = base.child_by_field_name("key")
             value = base.child_by_field_name("value")
             args = tuple(self.type_ref(a) for a in (key, value) if a is not None)
-            map_kw = base.children[0] if base.children else base
-            return TypeRef("map", span, self.span(map_kw), None, args, dims, optional)
+            keyword = base.child_by_field_name("name") or base
+            return TypeRef("map", span, self.span(keyword), None, args, dims, optional)
         if base.type == "named_type":
             named = self.named_ref(base)
             return TypeRef(named.name, span, named.name_span, named.package, named.args, dims, optional)
@@ -721,9 +708,7 @@ class _Lowerer:
         name_node = node.child_by_field_name("name")
         pkg_node = node.child_by_field_name("package")
         args_node = node.child_by_field_name("arguments")
-        args = (
-            tuple(self.type_ref(a) for a in args_node.children_by_field_name("argument")) if args_node else ()
-        )
+        args = tuple(self.type_ref(a) for a in args_node.children_by_field_name("argument")) if args_node else ()
         span = self.span(node)
         name_span = self.span(name_node) if name_node is not None else span
         package = self.text(pkg_node) if pkg_node is not None else None
