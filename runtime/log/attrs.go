@@ -3,6 +3,7 @@ package log
 import (
 	"context"
 	"log/slog"
+	"time"
 )
 
 // AttrLogger is implemented by loggers that take typed slog attributes
@@ -39,7 +40,13 @@ func (s *slogLogger) LogAttrs(ctx context.Context, level Level, msg string, attr
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	s.l.LogAttrs(ctx, level, msg, attrs...)
+	h := s.l.Handler()
+	if !h.Enabled(ctx, level) {
+		return
+	}
+	r := slog.NewRecord(time.Now(), level, msg, 0)
+	r.AddAttrs(attrs...)
+	_ = h.Handle(ctx, r)
 }
 
 // LogAttrs logs through the current default logger.

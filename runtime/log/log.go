@@ -18,6 +18,7 @@ import (
 	"os"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"go.opentelemetry.io/otel/trace"
 
@@ -103,8 +104,17 @@ func (s *slogLogger) With(args ...any) Logger {
 // Handler returns the slog handler behind the logger.
 func (s *slogLogger) Handler() slog.Handler { return s.l.Handler() }
 
+// log skips slog.Logger's caller capture (runtime.Callers): no handler
+// built here records the source.
 func (s *slogLogger) log(lv Level, msg string, args []any) {
-	s.l.Log(context.Background(), lv, msg, args...)
+	ctx := context.Background()
+	h := s.l.Handler()
+	if !h.Enabled(ctx, lv) {
+		return
+	}
+	r := slog.NewRecord(time.Now(), lv, msg, 0)
+	r.Add(args...)
+	_ = h.Handle(ctx, r)
 }
 
 type holder struct{ l Logger }

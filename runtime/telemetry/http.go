@@ -35,17 +35,29 @@ func (t *Telemetry) HTTPMiddleware() func(http.Handler) http.Handler {
 			}
 			span := trace.SpanFromContext(ctx)
 			span.SetAttributes(kv)
-			span.SetName(spanMethod(r.Method) + " " + route)
+			span.SetName(spanName("", r))
 		})
 		return otelhttp.NewHandler(inner, "http.server",
 			otelhttp.WithTracerProvider(t.tp),
 			otelhttp.WithMeterProvider(t.instrMP),
 			otelhttp.WithPropagators(t.propagator),
-			otelhttp.WithSpanNameFormatter(func(_ string, r *http.Request) string {
-				return spanMethod(r.Method)
-			}),
+			otelhttp.WithSpanNameFormatter(spanName),
 		)
 	}
+}
+
+// spanName is "<METHOD> <route>" once the route is known, else "<METHOD>".
+// otelhttp calls it at span start and again after the handler when the mux
+// set r.Pattern.
+func spanName(_ string, r *http.Request) string {
+	route := reqctx.From(r.Context()).Route()
+	if route == "" {
+		route = reqctx.Route(r.Pattern)
+	}
+	if route == "" {
+		return spanMethod(r.Method)
+	}
+	return spanMethod(r.Method) + " " + route
 }
 
 func spanMethod(m string) string {

@@ -270,18 +270,25 @@ func TestTracePropagationAcrossServers(t *testing.T) {
 
 	// Server spans are named after the route; B's span is a child of A's
 	// client span.
+	// Spans end after the response reached the client: wait for them.
 	var names []string
 	var serverB, clientA sdktrace.ReadOnlySpan
-	for _, s := range rec.Ended() {
-		if s.SpanContext().TraceID().String() != caller {
-			continue
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		names, serverB, clientA = nil, nil, nil
+		for _, s := range rec.Ended() {
+			if s.SpanContext().TraceID().String() != caller {
+				continue
+			}
+			names = append(names, s.Name())
+			switch {
+			case s.Name() == "GET /b/{x}":
+				serverB = s
+			case s.SpanKind() == trace.SpanKindClient:
+				clientA = s
+			}
 		}
-		names = append(names, s.Name())
-		switch {
-		case s.Name() == "GET /b/{x}":
-			serverB = s
-		case s.SpanKind() == trace.SpanKindClient:
-			clientA = s
+		if serverB != nil && clientA != nil && slices.Contains(names, "GET /a") {
+			break
 		}
 	}
 	if serverB == nil || clientA == nil || serverB.Parent().SpanID() != clientA.SpanContext().SpanID() {
@@ -460,5 +467,37 @@ func TestPanicLineCarriesTraceIDs(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("logs: %s", buf.String())
+	}
+}
+
+// The middleware also labels the route when installed with Use or around a
+// bare mux (no kit server).
+func TestRouteLabelOutsideWithTelemetry(t *testing.T) {
+	tel := initTelemetry(t, config(true, true))
+	s := server.New(nil)
+	s.Use(tel.HTTPMiddleware())
+	s.Use(copyRequest)
+	s.HandleFunc("GET /orders/{id}", func(w http.ResponseWriter, r *http.Request) {})
+	base := start(t, s)
+	get(t, http.DefaultClient, base+"/orders/9")
+
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /items/{id}", func(w http.ResponseWriter, r *http.Request) {})
+	bare := &http.Server{Handler: tel.HTTPMiddleware()(mux)}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = bare.Serve(ln) }()
+	defer bare.Close()
+	get(t, http.DefaultClient, "http://"+ln.Addr().String()+"/items/3")
+
+	fams, body := scrape(t, tel)
+	routes := map[string]bool{}
+	for _, m := range fams["http_server_request_duration_seconds"].GetMetric() {
+		routes[labels(m)["http_route"]] = true
+	}
+	if !routes["/orders/{id}"] || !routes["/items/{id}"] || strings.Contains(body, "/orders/9") {
+		t.Fatalf("routes %v", routes)
 	}
 }

@@ -1,11 +1,14 @@
-// Command loadtest serves the benchmark endpoint on a bare http.ServeMux
-// and on the kit server, each on a loopback port, drives each with the same
-// bounded keep-alive load in alternating rounds, and prints requests per
-// second and the kit/bare ratio. It only talks to 127.0.0.1 and stops by
+// Command loadtest serves the benchmark endpoint on a bare http.ServeMux,
+// on the kit server with its default middleware and on the kit server
+// without RequestID and AccessLog, each in its own child process on a
+// loopback port; it drives each with the same bounded keep-alive load in
+// alternating rounds and prints requests per second and the ratios. It only
+// talks to 127.0.0.1, caps every round in time and count, and stops by
 // itself.
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -13,7 +16,9 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -23,17 +28,24 @@ import (
 
 func main() {
 	dur := flag.Duration("d", 3*time.Second, "duration of one measured round")
-	rounds := flag.Int("rounds", 2, "measured rounds per server (alternating)")
+	rounds := flag.Int("rounds", 3, "measured rounds per server (alternating)")
 	conc := flag.Int("c", 16, "concurrent connections")
 	maxReq := flag.Int64("max", 5_000_000, "request cap per round")
+	serveOnly := flag.String("serve", "", "internal: serve one variant (bare, kit, minimal) and print its URL")
 	flag.Parse()
 
-	bareURL, stopBare := serve(benchruntime.Bare())
+	if *serveOnly != "" {
+		serveChild(*serveOnly)
+		return
+	}
+
+	// Each server runs in its own process, so garbage collection of one
+	// (or of the load generator) does not slow the other.
+	bareURL, stopBare := spawn("bare")
 	defer stopBare()
-	_, kit := benchruntime.Kit()
-	kitURL, stopKit := serve(kit)
+	kitURL, stopKit := spawn("kit")
 	defer stopKit()
-	minURL, stopMin := serve(benchruntime.KitMinimal())
+	minURL, stopMin := spawn("minimal")
 	defer stopMin()
 
 	client := &http.Client{Transport: &http.Transport{
@@ -41,10 +53,10 @@ func main() {
 		MaxIdleConnsPerHost: *conc * 2,
 		DisableCompression:  true,
 	}}
-	// Warm-up both servers.
-	load(client, bareURL, *conc, *dur/4, *maxReq)
-	load(client, kitURL, *conc, *dur/4, *maxReq)
-	load(client, minURL, *conc, *dur/4, *maxReq)
+	// Warm-up every server.
+	for _, u := range []string{bareURL, kitURL, minURL} {
+		load(client, u, *conc, *dur/4, *maxReq)
+	}
 
 	var bare, kitRPS, minRPS []float64
 	for i := 0; i < *rounds; i++ {
@@ -53,7 +65,7 @@ func main() {
 		minRPS = append(minRPS, load(client, minURL, *conc, *dur, *maxReq))
 	}
 	b, k, m := median(bare), median(kitRPS), median(minRPS)
-	fmt.Printf("loopback load: %d connections, %d alternating rounds of %s each (median; all rounds listed)\n", *conc, *rounds, *dur)
+	fmt.Printf("loopback load: %d connections, %d alternating rounds of %s each, one process per server (median; all rounds listed)\n", *conc, *rounds, *dur)
 	fmt.Printf("  bare http.ServeMux                    %9.0f req/s  %v\n", b, fmtAll(bare))
 	fmt.Printf("  kit, default middleware               %9.0f req/s  %v\n", k, fmtAll(kitRPS))
 	fmt.Printf("  kit, WithoutDefaultMiddleware         %9.0f req/s  %v\n", m, fmtAll(minRPS))
@@ -61,11 +73,71 @@ func main() {
 	fmt.Printf("  ratio kit without access log / bare   %9.3fx\n", m/b)
 }
 
+// serveChild serves one variant on a loopback port, prints its URL and
+// stops when stdin closes (the parent exits or kills it).
+func serveChild(variant string) {
+	var h http.Handler
+	switch variant {
+	case "bare":
+		h = benchruntime.Bare()
+	case "kit":
+		_, h = benchruntime.Kit()
+	case "minimal":
+		h = benchruntime.KitMinimal()
+	default:
+		fmt.Fprintln(os.Stderr, "unknown variant", variant)
+		os.Exit(2)
+	}
+	url, stop := serve(h)
+	fmt.Println(url)
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	stop()
+}
+
+// spawn starts this program as a server child and returns its URL.
+func spawn(variant string) (string, func()) {
+	exe, err := os.Executable()
+	if err != nil {
+		fatal(err)
+	}
+	cmd := exec.Command(exe, "-serve", variant)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		fatal(fmt.Errorf("%s server: %w", variant, err))
+	}
+	return strings.TrimSpace(line), func() {
+		_ = stdin.Close()
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			_ = cmd.Process.Kill()
+		}
+	}
+}
+
+func fatal(err error) {
+	fmt.Fprintln(os.Stderr, err)
+	os.Exit(1)
+}
+
 func serve(h http.Handler) (string, func()) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		fatal(err)
 	}
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
