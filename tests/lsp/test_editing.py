@@ -173,3 +173,16 @@ async def test_completion_item_resolve_adds_documentation(client: LanguageClient
     resolved = await client.completion_item_resolve_async(length)
     assert isinstance(resolved.documentation, lsp.MarkupContent)
     assert "**Sites:**" in resolved.documentation.value
+
+
+async def test_quick_fix_upper_cases_a_name_and_its_uses(client: LanguageClient, design: Path) -> None:
+    uri, _ = await _scratch(client, design, "package users\ntype item {}\ntype Box {\n\ta item\n}\n")
+    diags = await wait_for_diagnostics(client, uri, lambda ds: any(d.code == "decl/name-case" for d in ds))
+    case = [d for d in diags if d.code == "decl/name-case"]
+    actions = await client.text_document_code_action_async(
+        lsp.CodeActionParams(lsp.TextDocumentIdentifier(uri), case[0].range, lsp.CodeActionContext(diagnostics=case))
+    )
+    assert actions is not None
+    action = next(a for a in actions if isinstance(a, lsp.CodeAction) and a.title == "Rename item to Item")
+    assert action.edit is not None and action.edit.changes is not None
+    assert sorted(e.range.start.line for e in action.edit.changes[uri]) == [1, 3]
