@@ -95,6 +95,8 @@ _CONTEXT = {
 }
 
 _PUNCTUATION = frozenset("{}()[]<>,:=?./@-")
+_VERBS = frozenset("get post put patch delete head options".split())
+_LITERAL_CONTEXTS = frozenset({"argument_list", "array", "enum_body", "enum_value", "negative_number"})
 
 _DECLARATION_KINDS = frozenset(
     "type_declaration enum_declaration scalar_declaration error_declaration "
@@ -279,8 +281,11 @@ class _Lowerer:
         if leaf.is_error or (len(token) == 1 and not _lexable_start(token)):
             if token[:1] not in _PUNCTUATION:
                 return f"unexpected character `{token[:1]}`"
-        if token == "-":
+        parent = node.parent.type if node.parent is not None else ""
+        if token == "-" and parent in _LITERAL_CONTEXTS:
             return "expected number after '-'"
+        if token in _VERBS and parent == "source_file":
+            return f"method `{token} ...` must be inside a `service` block"
         if token == '"':
             return "unterminated string literal - strings are single-line (a `raw string` may span lines)"
         if any(self.text(c) == "consume" for c in node.children[:3]):
@@ -635,7 +640,8 @@ class _Lowerer:
     def _is_untyped_field(mixin: Node) -> bool:
         """A lone lower-case name is a field without a type, not a mixin (§2.4 rule 3)."""
         ref = mixin.child_by_field_name("type")
-        if ref is None or ref.named_child_count != 1:
+        after = mixin.next_sibling
+        if ref is None or ref.named_child_count != 1 or (after is not None and after.is_error):
             return False
         name = ref.child_by_field_name("name")
         return name is not None and name.type == "identifier"

@@ -184,9 +184,7 @@ def test_type_refs() -> None:
 
 
 def test_members_fields_and_mixins() -> None:
-    t = decl(
-        "type U {\n\tAudit\n\tshared.Base\n\tPage<User>\n\tCount int\n\tevent Event\n\tCreatedAt MyType\n}"
-    )
+    t = decl("type U {\n\tAudit\n\tshared.Base\n\tPage<User>\n\tCount int\n\tevent Event\n\tCreatedAt MyType\n}")
     kinds = [(type(m).__name__, m.name if isinstance(m, Field) else m.ref.text()) for m in t.members]
     assert kinds == [
         ("Mixin", "Audit"),
@@ -282,9 +280,7 @@ def test_events() -> None:
     a, b, c = f.declarations
     assert isinstance(a, EventDecl) and a.payload is not None and a.payload.name == "User"
     assert not a.payload_array and a.decorators[0].name == "contract"
-    assert (
-        isinstance(b, EventDecl) and b.payload_array and b.payload is not None and b.payload.package == "pkg"
-    )
+    assert isinstance(b, EventDecl) and b.payload_array and b.payload is not None and b.payload.package == "pkg"
     assert isinstance(c, EventDecl) and c.payload is None
 
 
@@ -401,6 +397,9 @@ def test_scalar_validators_stop_at_the_line_end() -> None:
         ("type T {\n\ta int @gt(5xyz)\n}", [("parse/number-suffix", 3)]),
         ("@maxSize(2mb)\ntype T {}", [("parse/number-suffix", 2)]),
         ("@maxSize(1TB)\ntype T {}", [("parse/number-suffix", 2)]),
+        ("@x(0x10)\ntype T {}", [("parse/number-suffix", 2)]),
+        ("@x(1e6)\ntype T {}", [("parse/number-suffix", 2)]),
+        ("@timeout(1h30m)\ntype T {}", [("parse/number-suffix", 2)]),
         ("error Teapot T", [("parse/error-category", 2)]),
         ("error RequestTimeout T {}", [("parse/error-category", 2)]),
     ],
@@ -489,6 +488,10 @@ def test_every_error_category_is_accepted(category: str) -> None:
         ('@doc("x")', 2, "decorator @doc is not followed by a declaration"),
         ('import "x"\n@doc("x")\nimport "y"', 3, "an import takes no decorators"),
         ("type T {\n\ta string\n}\npackage q", 5, "the package clause must come first"),
+        ("get A /a {}", 2, "method `get ...` must be inside a `service` block"),
+        ("enum E { A = -x }", 2, "expected number after '-'"),
+        ("enum E { A, B }", 2, "unexpected `,` in enum body"),
+        ("type T {\n\ta int @gt(.5)\n}", 3, "unexpected `.`"),
     ],
 )
 def test_syntax_errors_are_located_and_explained(body: str, line: int, message: str) -> None:
@@ -530,9 +533,7 @@ def test_lowering_a_3000_line_file_is_fast() -> None:
     import time
 
     unit = (DESIGNS / "orders.kit").read_text(encoding="utf-8").split("\n", 2)[2]
-    text = "package big\n" + "".join(
-        unit.replace("Order", f"Order{i}") for i in range(3000 // unit.count("\n"))
-    )
+    text = "package big\n" + "".join(unit.replace("Order", f"Order{i}") for i in range(3000 // unit.count("\n")))
     assert text.count("\n") >= 2900
     parse_file("big.kit", text)  # warm up
     start = time.perf_counter()
