@@ -1,7 +1,7 @@
 """Bodies of types, errors and enums: one member per line, aligned columns.
 
-Fields: the name is padded to the longest field name + 1, then the type; when the field
-has decorators on its line the type is padded to the longest such type + 1 and the
+Fields: the name is padded to the body's longest field name + 1, then the type; when the
+field has decorators on its line the type is padded to the body's longest type + 1 and the
 decorators follow, one space apart. Decorators written on continuation lines join the
 field's line, unless comments sit among them: a single trailing comment moves to the end
 of the field line, several comments keep their decorators on continuation lines.
@@ -26,7 +26,7 @@ class _Widths:
 def print_members(em: Emitter, members: Sequence[Member], indent: int, close_at: int) -> None:
     scope = Scope(indent, body_policy)
     fields = [m for m in members if isinstance(m, Field)]
-    widths = _field_widths(em, fields)
+    widths = _field_widths(fields)
     for m in members:
         if isinstance(m, Mixin):
             em.item(scope, Kind.MEMBER, em.code_start(m.span.start_byte), render.type_ref(m.ref))
@@ -35,10 +35,10 @@ def print_members(em: Emitter, members: Sequence[Member], indent: int, close_at:
     em.close(scope, close_at, indent - 1, "}")
 
 
-def _field_widths(em: Emitter, fields: Sequence[Field]) -> _Widths:
+def _field_widths(fields: Sequence[Field]) -> _Widths:
+    """Both columns are as wide as the body's longest name and longest type (dsl-facts §5.1)."""
     name = max((len(f.name) for f in fields), default=0)
-    typed = [render.field_type(f) for f in fields if _first_line_decorators(em, f)]
-    return _Widths(name, max((len(t) for t in typed), default=0))
+    return _Widths(name, max((len(render.field_type(f)) for f in fields), default=0))
 
 
 def _above(f: Field) -> list[Decorator]:
@@ -52,12 +52,6 @@ def _after(f: Field) -> list[Decorator]:
 def _keeps_above_lines(em: Emitter, f: Field) -> bool:
     above = _above(f)
     return bool(above) and bool(em.comments_between(above[0].span.start_byte, f.name_span.start_byte))
-
-
-def _first_line_decorators(em: Emitter, f: Field) -> list[Decorator]:
-    groups = decorator_lines(em, f.type.span.end_byte, _after(f))
-    first = groups[0] if groups else []
-    return first if _keeps_above_lines(em, f) else _above(f) + first
 
 
 def _print_field(em: Emitter, scope: Scope, f: Field, widths: _Widths) -> None:
