@@ -81,7 +81,10 @@ type DecodeError struct {
 	Err error
 }
 
+// Error returns the client-facing message.
 func (e *DecodeError) Error() string { return e.Msg }
+
+// Unwrap returns the underlying decoder error, if any.
 func (e *DecodeError) Unwrap() error { return e.Err }
 
 // DecodeJSON decodes the request body into v with the process-wide codec.
