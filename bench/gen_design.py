@@ -98,15 +98,33 @@ def _service(p: int, methods: int, types: int) -> list[str]:
     lines = [f"package p{p}", "", f"middleware Auth{p}", ""]
     for m in range(methods):
         t = m % types
-        lines += [f"type Get{p}x{m}Req {{", "\tid string @path", '\ttrace string? @header("X-Trace-Id")',
-                  "\tpage int? @default(1) @gte(1)", f"\tfilter List{p}<T{p}x{t}>?", "}", ""]
-    lines += [f'@prefix("/p{p}")', f"@middlewares(Auth{p})", "@security(bearer)", f'@tags("p{p}")',
-              f"service Svc{p} {{"]
+        lines += [
+            f"type Get{p}x{m}Req {{",
+            "\tid string @path",
+            '\ttrace string? @header("X-Trace-Id")',
+            "\tpage int? @default(1) @gte(1)",
+            f"\tfilter List{p}<T{p}x{t}>?",
+            "}",
+            "",
+        ]
+    lines += [
+        f'@prefix("/p{p}")',
+        f"@middlewares(Auth{p})",
+        "@security(bearer)",
+        f'@tags("p{p}")',
+        f"service Svc{p} {{",
+    ]
     for m in range(methods):
         t = m % types
         verb = ("get", "put", "delete")[m % 3]
-        lines += [f"\t@errors(Missing{p})", f"\t{verb} Op{p}x{m} /r{m}/{{id}} {{", f"\t\trequest  Get{p}x{m}Req",
-                  f"\t\tresponse T{p}x{t}", "\t}", ""]
+        lines += [
+            f"\t@errors(Missing{p})",
+            f"\t{verb} Op{p}x{m} /r{m}/{{id}} {{",
+            f"\t\trequest  Get{p}x{m}Req",
+            f"\t\tresponse T{p}x{t}",
+            "\t}",
+            "",
+        ]
     lines += ["}", "", f'@contract("bench.p{p}.changed")', f"event Changed{p} {{", f"\tpayload T{p}x0[]", "}", ""]
     return lines
 
@@ -115,15 +133,25 @@ def _big(lines_wanted: int) -> list[str]:
     lines = ["package big", "", "type BigBase {", "\tid string @length(1, 64)", "}", ""]
     i = 0
     while len(lines) < lines_wanted:
-        lines += [f"// Big{i} is one of many records in one file.", f"type Big{i} {{", "\tBigBase",
-                  "\tname string @length(1, 80)", "\tvalue float64 @range(0, 1000)", "\tnote string?",
-                  "\tflags string[] @maxItems(8)", f"\tnext Big{i - 1}?" if i else "\tfirst bool", "}", ""]
+        lines += [
+            f"// Big{i} is one of many records in one file.",
+            f"type Big{i} {{",
+            "\tBigBase",
+            "\tname string @length(1, 80)",
+            "\tvalue float64 @range(0, 1000)",
+            "\tnote string?",
+            "\tflags string[] @maxItems(8)",
+            f"\tnext Big{i - 1}?" if i else "\tfirst bool",
+            "}",
+            "",
+        ]
         i += 1
     return lines
 
 
-def write_design(root: Path, types: int = 2000, methods: int = 600, packages: int = 100,
-                 big_lines: int = 3000) -> DesignInfo:
+def write_design(
+    root: Path, types: int = 2000, methods: int = 600, packages: int = 100, big_lines: int = 3000
+) -> DesignInfo:
     """Write the design under ``root`` (created if missing) and describe it."""
     root.mkdir(parents=True, exist_ok=True)
     (root / "kit.design.yaml").write_text(MANIFEST, encoding="utf-8")
@@ -158,8 +186,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     info = write_design(args.out, args.types, args.methods, args.packages, args.big_lines)
     lines = sum(len(f.read_text(encoding="utf-8").splitlines()) for f in info.files)
-    print(f"wrote {len(info.files)} files ({lines} lines): {info.packages} packages, {info.types} types, "
-          f"{info.methods} methods under {info.root}")
+    print(
+        f"wrote {len(info.files)} files ({lines} lines): {info.packages} packages, {info.types} types, "
+        f"{info.methods} methods under {info.root}"
+    )
     return 0
 
 

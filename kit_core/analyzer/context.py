@@ -88,6 +88,8 @@ class Ctx:
     memo: dict[object, tuple[object, frozenset[DepKey]]] = field(default_factory=dict)
     summaries: dict[str, tuple[SourceFile, FileSummary]] = field(default_factory=dict)
     methods: dict[int, tuple[Method, MethodInfo, frozenset[DepKey]]] = field(default_factory=dict)
+    reusable: dict[object, tuple[tuple[object, ...], tuple[Diagnostic, ...]]] = field(default_factory=dict)
+    shapes: dict[tuple[object, ...], tuple[TypeRef, TypeShape, frozenset[DepKey]]] = field(default_factory=dict)
 
     @classmethod
     def create(cls, symbols: SymbolTable, manifest: Manifest | None) -> Ctx:
@@ -121,7 +123,17 @@ class Ctx:
             self.deps.add((namespace, package, name))
 
     def shape(self, ref: TypeRef, package: str, params: Params | tuple[str, ...] = ()) -> TypeShape:
-        return self.index.shape(ref, package, params)
+        """Resolve a reference (memoised per analysis; a hit replays the names it needs)."""
+        key = (id(ref), package, params if type(params) is tuple else tuple(params.items()))  # type: ignore[union-attr]
+        hit = self.shapes.get(key)
+        if hit is None or hit[0] is not ref:
+            deps: set[DepKey] = set()
+            _record(deps, ref, package)
+            hit = (ref, self.index.shape(ref, package, params), frozenset(deps))
+            self.shapes[key] = hit
+        if self.deps is not None:
+            self.deps.update(hit[2])
+        return hit[1]
 
     def file_of(self, decl: Decl, package: str) -> SourceFile | None:
         pkg = self.symbols.packages.get(package)
@@ -134,6 +146,21 @@ class Ctx:
             hit = (file, summarize(file))
             self.summaries[file.path] = hit
         return hit[1]
+
+    def reuse(self, key: object, pins: tuple[object, ...], check: Callable[[], None]) -> None:
+        """Run a design-rule part whose result depends only on ``pins`` (compared by
+        identity), or replay its diagnostics from the previous analysis of the session."""
+        hit = self.reusable.get(key)
+        if hit is not None and len(hit[0]) == len(pins) and all(a is b for a, b in zip(hit[0], pins, strict=True)):
+            self.diags.extend(hit[1])
+            return
+        outer, self.diags = self.diags, []
+        try:
+            check()
+            self.reusable[key] = (pins, tuple(self.diags))
+        finally:
+            outer.extend(self.diags)
+            self.diags = outer
 
     def recall(self, key: object) -> tuple[bool, object]:
         """(found, value) of a memoised computation; a hit replays the names it looked up."""

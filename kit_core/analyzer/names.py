@@ -4,6 +4,7 @@ Go name collisions and middleware collisions."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 
 from kit_core.analyzer.context import Ctx, related
 from kit_core.analyzer.walk import DECL_KINDS
@@ -123,10 +124,14 @@ def _decl_name(ctx: Ctx, decl: Decl) -> None:
 
 def check_design(ctx: Ctx) -> None:
     for pkg in ctx.symbols.packages.values():
-        decls = [(f, d) for f in pkg.files for d in f.declarations]
-        _duplicates(ctx, pkg, decls)
-        _go_names(ctx, pkg, decls)
+        ctx.reuse(("names", pkg.name), tuple(pkg.files), partial(_package, ctx, pkg))
     _middlewares(ctx)
+
+
+def _package(ctx: Ctx, pkg: Package) -> None:
+    decls = [(f, d) for f in pkg.files for d in f.declarations]
+    _duplicates(ctx, pkg, decls)
+    _go_names(ctx, pkg, decls)
 
 
 _NAMESPACE = {TypeDecl: "T", EnumDecl: "T", ErrorDecl: "T", EventDecl: "E", MiddlewareDecl: "M"}

@@ -5,23 +5,42 @@ clashes, `@form` without a file, health paths and routes the Go mux cannot both 
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import partial
 
 from kit_core.analyzer.context import Ctx, related
 from kit_core.model import PathSegment
 from kit_core.semantics.http import BODY_VERBS, HEALTH_PATHS, FieldBinding, Location, MethodInfo, is_file
 from kit_core.source import Span
 
+_ONCE_PER_FIELD = frozenset(
+    {"binding/verb", "path/param-orphan", "binding/form-without-file", "binding/duplicate-wire-name"}
+)
+
 
 def check_design(ctx: Ctx) -> None:
-    reported: set[tuple[int, str]] = set()
+    start = len(ctx.diags)
     for m in ctx.http.methods:
-        if _route_syntax(ctx, m):
-            _path_vars(ctx, m, reported)
-        _bindings(ctx, m, reported)
-        if m.full_route in HEALTH_PATHS:
-            what = "liveness" if m.full_route == "/healthz" else "readiness"
-            ctx.report("path/health-conflict", _route_span(m), route=m.full_route, method=_name(m), what=what)
+        ctx.reuse(("route", id(m.method)), (m,), partial(_method, ctx, m))
+    # a field shared by several requests is reported once, at its first method
+    seen: set[tuple[str, str, int]] = set()
+    kept = ctx.diags[:start]
+    for d in ctx.diags[start:]:
+        key = (d.code, d.span.path, d.span.start_byte)
+        if d.code in _ONCE_PER_FIELD and key in seen:
+            continue
+        seen.add(key)
+        kept.append(d)
+    ctx.diags[:] = kept
     _collisions(ctx, ctx.http.methods)
+
+
+def _method(ctx: Ctx, m: MethodInfo) -> None:
+    if _route_syntax(ctx, m):
+        _path_vars(ctx, m)
+    _bindings(ctx, m)
+    if m.full_route in HEALTH_PATHS:
+        what = "liveness" if m.full_route == "/healthz" else "readiness"
+        ctx.report("path/health-conflict", _route_span(m), route=m.full_route, method=_name(m), what=what)
 
 
 def _name(m: MethodInfo) -> str:
@@ -87,7 +106,7 @@ def _var_span(m: MethodInfo, var: str) -> Span:
     return _route_span(m)
 
 
-def _path_vars(ctx: Ctx, m: MethodInfo, reported: set[tuple[int, str]]) -> None:
+def _path_vars(ctx: Ctx, m: MethodInfo) -> None:
     path_fields = {b.wire_name: b for b in m.request_fields if b.location is Location.PATH}
     by_name = {b.field.name: b for b in m.request_fields}
     req = m.method.request.text() if m.method.request else None
@@ -108,9 +127,7 @@ def _path_vars(ctx: Ctx, m: MethodInfo, reported: set[tuple[int, str]]) -> None:
         ctx.report("path/param-missing", _var_span(m, var), var=var, method=_name(m), reason=reason)
     allowed = set(m.path_vars) | set(m.base_vars)
     for wire, b in path_fields.items():
-        key = (id(b.field.field), "orphan")
-        if wire not in allowed and key not in reported:
-            reported.add(key)
+        if wire not in allowed:
             span = b.decorator.span if b.decorator else b.field.field.name_span
             ctx.report(
                 "path/param-orphan",
@@ -125,12 +142,10 @@ def _path_vars(ctx: Ctx, m: MethodInfo, reported: set[tuple[int, str]]) -> None:
 # --------------------------------------------------------------------------- bindings
 
 
-def _bindings(ctx: Ctx, m: MethodInfo, reported: set[tuple[int, str]]) -> None:
+def _bindings(ctx: Ctx, m: MethodInfo) -> None:
     if m.verb.lower() not in BODY_VERBS:
         for b in m.request_fields:
-            key = (id(b.field.field), m.verb)
-            if b.explicit and b.location in (Location.BODY, Location.FORM) and key not in reported:
-                reported.add(key)
+            if b.explicit and b.location in (Location.BODY, Location.FORM):
                 assert b.decorator is not None
                 ctx.report(
                     "binding/verb",
@@ -140,13 +155,11 @@ def _bindings(ctx: Ctx, m: MethodInfo, reported: set[tuple[int, str]]) -> None:
                     verb=m.verb,
                     related=related(_route_span(m), f"used by {_name(m)}"),
                 )
-    _wire_names(ctx, m, reported)
+    _wire_names(ctx, m)
     has_file = any(is_file(b.field.shape) for b in m.request_fields)
     if not has_file:
         for b in m.request_fields:
-            key = (id(b.field.field), "form")
-            if b.explicit and b.location is Location.FORM and key not in reported:
-                reported.add(key)
+            if b.explicit and b.location is Location.FORM:
                 assert b.decorator is not None
                 ctx.report(
                     "binding/form-without-file",
@@ -156,16 +169,14 @@ def _bindings(ctx: Ctx, m: MethodInfo, reported: set[tuple[int, str]]) -> None:
                 )
 
 
-def _wire_names(ctx: Ctx, m: MethodInfo, reported: set[tuple[int, str]]) -> None:
+def _wire_names(ctx: Ctx, m: MethodInfo) -> None:
     seen: dict[tuple[Location, str], FieldBinding] = {}
     for b in m.request_fields:
         if b.location in (Location.BODY, Location.NONE):
             continue
         wire = b.wire_name.lower() if b.location is Location.HEADER else b.wire_name
         prev = seen.setdefault((b.location, wire), b)
-        key = (id(b.field.field), "wire")
-        if prev is not b and key not in reported:
-            reported.add(key)
+        if prev is not b:
             span = b.decorator.span if b.decorator else b.field.field.name_span
             ctx.report(
                 "binding/duplicate-wire-name",

@@ -151,6 +151,7 @@ class Analyzer:
         self._cache: dict[str, _Cached] = {}
         self._summaries: dict[str, tuple[SourceFile, FileSummary]] = {}
         self._methods: dict[int, tuple[Method, MethodInfo, frozenset[DepKey]]] = {}
+        self._reusable: dict[object, tuple[tuple[object, ...], tuple[Diagnostic, ...]]] = {}
         self._last: Analysis | None = None
 
     @property
@@ -161,12 +162,14 @@ class Analyzer:
         self._manifest = manifest
         self._cache.clear()
         self._methods.clear()
+        self._reusable.clear()
         return self._analyze()
 
     def update_all(self, files: Iterable[SourceFile]) -> Analysis:
         self._files = {f.path: f for f in files}
         self._cache.clear()
         self._methods.clear()
+        self._reusable.clear()
         return self._analyze()
 
     def update(self, file: SourceFile) -> Analysis:
@@ -224,6 +227,7 @@ class Analyzer:
         ctx = Ctx.create(symbols, self._manifest)
         ctx.summaries = self._summaries
         ctx.methods = self._methods
+        ctx.reusable = self._reusable
         out: list[Diagnostic] = []
         for f in files:
             out.extend(self._file(ctx, f))
@@ -231,6 +235,7 @@ class Analyzer:
         for name, rule in DESIGN_RULES:
             _run_rule(ctx, name, partial(rule, ctx, design), self._manifest.path if self._manifest else "")
         out.extend(ctx.diags)
+        out = _without_cascades(out, files)
         for f in files:
             out.extend(d for d in f.parse_diagnostics if isinstance(d, Diagnostic))
         http = ctx.http
@@ -252,6 +257,20 @@ class Analyzer:
         ctx.diags = []
         self._cache[f.path] = _Cached(result, frozenset(deps))
         return result
+
+
+def _without_cascades(diags: list[Diagnostic], files: Sequence[SourceFile]) -> list[Diagnostic]:
+    """Drop analyzer diagnostics on a line that holds a syntax error: what the parser
+    recovered there is a guess, and reports about it are noise until the text is fixed."""
+    broken: set[tuple[str, int]] = set()
+    for f in files:
+        for d in f.parse_diagnostics:
+            span = getattr(d, "span", None)
+            if span is not None:
+                broken.update((f.path, line) for line in range(span.start_line, span.end_line + 1))
+    if not broken:
+        return diags
+    return [d for d in diags if (d.span.path, d.span.start_line) not in broken]
 
 
 def _sorted(diags: Sequence[Diagnostic]) -> tuple[Diagnostic, ...]:
