@@ -11,6 +11,7 @@ buffers are parsed by their `Document`. Each analysis yields an immutable `Snaps
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,9 +87,13 @@ class DiskFiles:
 class DesignSession:
     """One design root: its disk cache and the analyzer's incremental session."""
 
+    WALK_TTL = 2.0  # seconds a listing of the design's files is trusted without a file event
+
     def __init__(self, root: Path) -> None:
         self.root = root
         self.disk = DiskFiles()
+        self._paths: set[str] | None = None
+        self._walked = 0.0
         self._analyzer: Analyzer | None = None
         self._manifest: Manifest | None = None
 
@@ -101,8 +106,18 @@ class DesignSession:
         symbols = analysis.symbols
         return Snapshot(str(self.root), self.root, manifest, files, diags, symbols, analysis, versions)
 
+    def forget_listing(self) -> None:
+        """Files were created or deleted: list the design folder again next time."""
+        self._paths = None
+
+    def _listing(self) -> set[str]:
+        now = time.monotonic()
+        if self._paths is None or now - self._walked > self.WALK_TTL:
+            self._paths, self._walked = {str(p) for p in program.design_files(self.root)}, now
+        return self._paths
+
     def _files(self, open_docs: Mapping[str, Document]) -> dict[str, SourceFile]:
-        paths = {str(p) for p in program.design_files(self.root)}
+        paths = set(self._listing())
         paths |= {p for p, d in open_docs.items() if d.kind == "kit"}
         files: dict[str, SourceFile] = {}
         for path in sorted(paths):

@@ -97,6 +97,12 @@ class State:
             self._snapshots[key] = snap
             return snap
 
+    def files_changed(self, root: str) -> None:
+        """Design files were created or deleted under ``root`` (watched-file events)."""
+        session = self._sessions.get(Path(root))
+        if session is not None:
+            session.forget_listing()
+
     def latest(self, key: str) -> Snapshot | None:
         return self._snapshots.get(key)
 

@@ -60,7 +60,11 @@ def register(server: KitLanguageServer) -> None:
         keys: set[str] = set()
         for change in params.changes:
             root = design_root_for(path_of(change.uri))
-            if root is not None and state.docs_for(str(root)):
+            if root is None:
+                continue
+            if change.type != lsp.FileChangeType.Changed:
+                state.files_changed(str(root))
+            if state.docs_for(str(root)):
                 keys.add(str(root))
         for key in keys:
             ls.diagnostics.schedule(key)
