@@ -89,6 +89,8 @@ class Regenerator:
         self._log(lsp.MessageType.Info if outcome.ok else lsp.MessageType.Warning, outcome.summary())
         for notice in outcome.notices:
             self._log(lsp.MessageType.Info, f"kit: notice: {notice}")
+        if outcome.failure:  # not a design error (those are diagnostics): tell the user
+            self._server.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Warning, outcome.summary()))
 
     def _log(self, kind: lsp.MessageType, message: str) -> None:
         self._server.window_log_message(lsp.LogMessageParams(type=kind, message=message))
