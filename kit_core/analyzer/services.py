@@ -175,6 +175,8 @@ def _operation_ids(ctx: Ctx, methods: tuple[MethodInfo, ...]) -> None:
             continue
         if prev.package == m.package and prev.service == m.service and prev.method.name == m.method.name:
             continue  # service/duplicate-method
+        if not (prev.explicit_operation_id or m.explicit_operation_id):
+            continue  # two defaults of one package: service/duplicate-method or duplicate services
         dec = m.method.decorator("operationId")
         span = dec.args[0].span if dec is not None and dec.args else m.method.name_span
         ctx.report(

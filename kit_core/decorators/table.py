@@ -452,7 +452,8 @@ DECORATORS: tuple[DecoratorSpec, ...] = (
     DecoratorSpec(
         "operationId",
         "OpenAPI operationId",
-        "Overrides the operation's OpenAPI operationId (default `<Service>_<Method>`). It must be "
+        "Overrides the operation's OpenAPI operationId (default `<Service>_<Method>`, prefixed with the "
+        "package when services of one name exist in several packages). It must be "
         "unique in the design.",
         _METHOD,
         Role.OPERATION,

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -301,6 +301,7 @@ class HttpBuilder:
                 for block in blocks:
                     for method in block.methods:
                         methods.append(self.method(pkg_name, svc_name, primary, block, method))
+        methods = qualify_operation_ids(methods)
         groups: dict[str, list[MethodInfo]] = {}
         for m in methods:
             groups.setdefault(m.output_dir, []).append(m)
@@ -373,6 +374,25 @@ class HttpBuilder:
                     ref = ErrorRef(name, pkg.name, decl, category_status(decl.category))
                     out.setdefault((pkg.name, name), ref)
         return tuple(out.values())
+
+
+def qualify_operation_ids(methods: list[MethodInfo]) -> list[MethodInfo]:
+    """Default operationIds are `<Service>_<Method>`; where services of one name in several
+    packages would share one, each becomes `<package>_<Service>_<Method>`."""
+    counts: dict[str, int] = {}
+    for m in methods:
+        if not m.explicit_operation_id:
+            counts[m.operation_id] = counts.get(m.operation_id, 0) + 1
+    return [
+        replace(m, operation_id=f"{m.package}_{m.operation_id}")
+        if not m.explicit_operation_id and counts[m.operation_id] > 1 and _packages_differ(methods, m)
+        else m
+        for m in methods
+    ]
+
+
+def _packages_differ(methods: list[MethodInfo], m: MethodInfo) -> bool:
+    return any(o.operation_id == m.operation_id and o.package != m.package for o in methods)
 
 
 def http_model(symbols: SymbolTable, manifest: Manifest | None = None, index: TypeIndex | None = None) -> HttpModel:
