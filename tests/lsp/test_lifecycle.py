@@ -16,6 +16,9 @@ from pytest_lsp import LanguageClient, client_capabilities
 SERVER = [sys.executable, "-m", "kit_lsp"]
 
 
+CAPABILITIES: dict[str, lsp.InitializeResult] = {}
+
+
 async def _start(tmp_path: Path, options: object = None) -> LanguageClient:
     client = make_client()
     await client.start_io(*SERVER)
@@ -24,7 +27,7 @@ async def _start(tmp_path: Path, options: object = None) -> LanguageClient:
         root_uri=tmp_path.as_uri(),
         initialization_options=options,
     )
-    await client.initialize_session(params)
+    CAPABILITIES["last"] = await client.initialize_session(params)
     return client
 
 
@@ -48,8 +51,15 @@ async def test_exit_after_shutdown_is_0_and_requests_after_shutdown_are_invalid(
 
 
 @pytest.mark.asyncio
-async def test_exit_without_shutdown_is_1(tmp_path: Path) -> None:
+async def test_exit_without_shutdown_is_1_and_capabilities(tmp_path: Path) -> None:
     client = await _start(tmp_path)
+    caps = CAPABILITIES["last"].capabilities
+    sync = caps.text_document_sync
+    assert isinstance(sync, lsp.TextDocumentSyncOptions) and sync.change == lsp.TextDocumentSyncKind.Incremental
+    assert caps.hover_provider and caps.definition_provider and caps.references_provider
+    assert caps.rename_provider and caps.document_formatting_provider and caps.code_action_provider
+    assert caps.completion_provider and caps.signature_help_provider and caps.semantic_tokens_provider
+    assert caps.folding_range_provider and caps.document_symbol_provider and caps.workspace_symbol_provider
     assert await _exit_code(client) == 1
 
 
