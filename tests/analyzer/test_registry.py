@@ -33,9 +33,8 @@ def test_the_closed_set_is_the_spec_table() -> None:
 
 
 def test_flags_variadics_and_repeatables_follow_dsl_facts() -> None:
-    assert FLAGS == set(
-        "positive negative uniqueItems nullable sensitive passthrough ignoreMiddleware ignoreSecurity ignoreTags".split()
-    )
+    flags = "positive negative uniqueItems nullable sensitive passthrough ignoreMiddleware ignoreSecurity ignoreTags"
+    assert FLAGS == set(flags.split())
     assert VARIADIC == set("middlewares tags security errors mimeTypes requiresOneOf mutuallyExclusive".split())
     assert REPEATABLE == {"middlewares", "tags", "security", "errors"}
     assert EXTEND_ALLOWED == {"middlewares", "security", "tags", "deprecated", "doc", "group"}
