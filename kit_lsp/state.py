@@ -57,6 +57,7 @@ class State:
         self.docs = DocumentStore()
         self.settings = Settings()
         self.encoding: str = UTF16
+        self.workspace_root: Path | None = None  # the client's root folder
         self.analysis_pool = ThreadPoolExecutor(1, thread_name_prefix="kit-analysis")
         self._sessions: dict[Path, DesignSession] = {}
         self._snapshots: dict[str, Snapshot] = {}

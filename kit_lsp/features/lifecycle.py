@@ -11,10 +11,12 @@ from __future__ import annotations
 import logging
 import os
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from lsprotocol import types as lsp
 
+from kit_lsp.documents import path_of
 from kit_lsp.settings import load_settings
 
 if TYPE_CHECKING:
@@ -31,6 +33,9 @@ def register(server: KitLanguageServer) -> None:
     @server.feature(lsp.INITIALIZE)
     def initialize(ls: KitLanguageServer, params: lsp.InitializeParams) -> None:
         state.encoding = str(ls.workspace.position_encoding or lsp.PositionEncodingKind.Utf16)
+        folders = [f.uri for f in params.workspace_folders or []] or [params.root_uri or ""]
+        root = path_of(folders[0]) if folders[0] else None
+        state.workspace_root = Path(root) if root else None
         apply_settings(ls, params.initialization_options)
 
     @server.feature(lsp.INITIALIZED)

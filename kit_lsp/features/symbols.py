@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
+from kit_core import program
 from kit_core.model import (
     Decl,
     EnumDecl,
@@ -26,6 +27,7 @@ from kit_core.model import (
 )
 from kit_core.source import Span
 from kit_lsp.convert import lsp_location, lsp_range
+from kit_lsp.project import Snapshot
 
 if TYPE_CHECKING:
     from kit_lsp.server import KitLanguageServer
@@ -116,12 +118,7 @@ def register(server: KitLanguageServer) -> None:
     @server.thread()
     def workspace(ls: KitLanguageServer, params: lsp.WorkspaceSymbolParams) -> list[lsp.SymbolInformation]:
         out: list[lsp.SymbolInformation] = []
-        seen: set[str] = set()
-        for doc in ls.state.docs:
-            if doc.kind != "kit" or ls.state.key_for(doc) in seen:
-                continue
-            seen.add(ls.state.key_for(doc))
-            snap = ls.state.snapshot_for(doc, fresh=False)
+        for snap in _snapshots(ls):
             for f in snap.files.values():
                 for d in f.declarations:
                     if matches(params.query, d.name):
@@ -131,3 +128,17 @@ def register(server: KitLanguageServer) -> None:
                             lsp.SymbolInformation(location=loc, name=d.name, kind=kind, container_name=f.package)
                         )
         return out
+
+
+def _snapshots(ls: KitLanguageServer) -> list[Snapshot]:
+    """The designs of the open documents, else the design of the workspace folder."""
+    state, keys = ls.state, []
+    for doc in state.docs:
+        if doc.kind == "kit" and state.key_for(doc) not in keys:
+            keys.append(state.key_for(doc))
+    if not keys and state.workspace_root is not None:
+        try:
+            keys.append(str(program.find_design_root(state.workspace_root)))
+        except program.DesignError:
+            return []
+    return [state.latest(k) or state.analyze(k) for k in keys]

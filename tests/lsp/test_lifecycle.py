@@ -78,3 +78,15 @@ async def test_invalid_settings_are_reported_and_defaults_kept(tmp_path: Path) -
 def test_version_flag() -> None:
     out = subprocess.run([*SERVER, "-version"], capture_output=True, text=True, timeout=30, check=True)
     assert out.stdout.startswith("kit-lsp ")
+
+
+@pytest.mark.asyncio
+async def test_workspace_symbols_without_open_files(tmp_path: Path) -> None:
+    from lsp_helpers import DESIGN, write_design
+
+    root = write_design(tmp_path, DESIGN)
+    client = await _start(root)
+    result = await client.workspace_symbol_async(lsp.WorkspaceSymbolParams(query="User"))
+    assert result is not None and {s.name for s in result} >= {"User", "Users", "GetUserReq", "UserNotFound"}
+    await client.shutdown_session()
+    await client.stop()
