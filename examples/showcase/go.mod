@@ -4,10 +4,7 @@ go 1.26.0
 
 replace github.com/kitdev/kit/runtime => ../../runtime
 
-require (
-	github.com/kitdev/kit/runtime v0.0.0-00010101000000-000000000000
-	gopkg.in/yaml.v3 v3.0.1
-)
+require github.com/kitdev/kit/runtime v0.0.0-00010101000000-000000000000
 
 require (
 	github.com/beorn7/perks v1.0.1 // indirect
@@ -50,4 +47,5 @@ require (
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260928230214-8a89bd6388cc // indirect
 	google.golang.org/grpc v1.85.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
+	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

@@ -23,7 +23,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[2]
 RUNTIME = REPO / "runtime"
 LOGIC = Path(__file__).resolve().parent / "logic"
-GO_ENV = {**os.environ, "GOFLAGS": "-mod=mod", "GOTOOLCHAIN": "local"}
+GO_ENV = {**os.environ, "GOFLAGS": "-mod=readonly", "GOTOOLCHAIN": "local"}
 
 
 def go_available() -> bool:
@@ -67,6 +67,17 @@ def generate(root: Path) -> Any:
     return report
 
 
+def generate_files(design_dir: Path, module: str = "example.com/app") -> dict[str, str]:
+    """Generate the Go side in memory (nothing written): project-relative path -> text."""
+    from kit_core import program
+    from kit_core.generators import go
+
+    design = program.load_design(design_dir, project_root=design_dir.parent)
+    design.module = module
+    files, _ = go.generate(program.gen_context(design, _analysis(design)))
+    return {f.path: f.content for f in files}
+
+
 def _analysis(design: Any) -> Any:
     try:
         checked = __import__("kit_core.program", fromlist=["check"]).check(design)
@@ -89,9 +100,7 @@ def overlay_logic(example: str, root: Path) -> None:
 
 
 def run(cmd: list[str], cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run(
-        cmd, cwd=cwd, env=GO_ENV, capture_output=True, text=True, timeout=timeout, check=False
-    )
+    proc = subprocess.run(cmd, cwd=cwd, env=GO_ENV, capture_output=True, text=True, timeout=timeout, check=False)
     assert proc.returncode == 0, f"{' '.join(cmd)} failed:\n{proc.stdout}\n{proc.stderr}"
     return proc
 
@@ -112,16 +121,11 @@ def build_once(example: str, shared_tmp: Path) -> Built:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if marker.exists():
             return Built(
-                **{
-                    k: Path(v) if k in ("root", "binary") else v
-                    for k, v in json.loads(marker.read_text()).items()
-                }
+                **{k: Path(v) if k in ("root", "binary") else v for k, v in json.loads(marker.read_text()).items()}
             )
         make_project(example, root)
         generate(root)
-        fmt = subprocess.run(
-            ["gofmt", "-l", "."], cwd=root, capture_output=True, text=True, check=False
-        ).stdout
+        fmt = subprocess.run(["gofmt", "-l", "."], cwd=root, capture_output=True, text=True, check=False).stdout
         overlay_logic(example, root)
         vet = run(["go", "vet", "./..."], root).stdout
         binary = root / "bin" / example
@@ -231,9 +235,7 @@ def multipart(fields: dict[str, str], files: list[tuple[str, str, str, bytes]]) 
     boundary = "kit-e2e-boundary"
     parts: list[bytes] = []
     for name, value in fields.items():
-        parts.append(
-            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
-        )
+        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
     for name, filename, ctype, data in files:
         head = (
             f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'

@@ -30,9 +30,8 @@ def svccontext(g: GoGen) -> OutputFile:
 
 def config_go(g: GoGen) -> OutputFile:
     imports = g.imports()
-    for path in ("errors", "fmt", "io/fs", "os", "time"):
-        imports.std(path)
-    imports.std("gopkg.in/yaml.v3")
+    imports.std("time")
+    loader = imports.alias(f"{g.runtime}/config", "kitconfig")
     telemetry = g.rt(imports, "telemetry")
     path = f"{g.layout.config}/config.go"
     return go_file(
@@ -42,6 +41,7 @@ def config_go(g: GoGen) -> OutputFile:
         "config.go.j2",
         imports,
         telemetry=telemetry,
+        loader=loader,
         config_path=f"{g.layout.config}/config.yaml",
         service_name=service_name(g),
     )

@@ -3,14 +3,10 @@
 package config
 
 import (
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
 	"time"
 
+	kitconfig "github.com/kitdev/kit/runtime/config"
 	"github.com/kitdev/kit/runtime/telemetry"
-	"gopkg.in/yaml.v3"
 )
 
 // Config is the runtime configuration read from config.yaml.
@@ -67,15 +63,8 @@ func Load(path string) (*Config, error) {
 		ServiceName: "golden",
 		Server:      ServerConfig{Addr: ":8080"},
 	}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return c, nil
-	}
-	if err != nil {
+	if err := kitconfig.Load(path, c); err != nil {
 		return nil, err
-	}
-	if err := yaml.Unmarshal(data, c); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return c, nil
 }
