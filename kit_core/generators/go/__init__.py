@@ -10,8 +10,10 @@ from __future__ import annotations
 from kit_core.generators.base import GenContext, Notice, OutputFile
 from kit_core.generators.go import (
     binding_file,
+    contracts,
     enums,
     errors,
+    events,
     handlers,
     middleware,
     routes,
@@ -29,7 +31,10 @@ __all__ = ["generate"]
 
 def generate(ctx: GenContext) -> tuple[list[OutputFile], list[Notice]]:
     g = GoGen.build(ctx)
-    files = [*types_files(g), *http_files(g), *project_files(g)]
+    if g.layout.kind == "contracts":
+        files = [*contract_files(g), *events_files(g)]
+    else:
+        files = [*types_files(g), *http_files(g), *project_files(g), *events_files(g)]
     files = gofmt_all(sorted(files, key=lambda f: f.path))
     return files, []  # stale-stub and gRPC notices come from the writer, which sees the disk
 
@@ -42,6 +47,22 @@ def types_files(g: GoGen) -> list[OutputFile]:
             if f is not None:
                 out.append(f)
     return out
+
+
+def contract_files(g: GoGen) -> list[OutputFile]:
+    keep = contracts.reachable(g)
+    out: list[OutputFile] = []
+    for pkg in g.design.packages():
+        only = contracts.payload_package(pkg, keep)
+        for module in (types, validate, enums):
+            f = module.generate(g, only)
+            if f is not None:
+                out.append(f)
+    return out
+
+
+def events_files(g: GoGen) -> list[OutputFile]:
+    return [f for pkg in g.design.packages() for f in events.generate(g, pkg)]
 
 
 def http_files(g: GoGen) -> list[OutputFile]:

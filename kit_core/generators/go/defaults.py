@@ -1,4 +1,8 @@
-"""`@default` values pre-filled into the request before the body is decoded."""
+"""`@default` values of request fields read outside the JSON body (query fields of a GET...).
+
+Fields decoded from the JSON body get theirs from the request type's `UnmarshalJSON`
+(`unmarshal.py`), which also covers nested objects, array elements and map values.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +11,16 @@ from kit_core.generators.go.gocontext import GoGen
 from kit_core.generators.go.render import go_string
 from kit_core.generators.go.typemap import TypeMapper
 from kit_core.model import Literal, LiteralKind
-from kit_core.semantics import MethodInfo, TypeShape
+from kit_core.semantics import Location, MethodInfo, TypeShape
 from kit_core.symbols import Kind
 
 
-def default_statements(g: GoGen, mapper: TypeMapper, m: MethodInfo, helper: str) -> list[str]:
+def default_statements(g: GoGen, mapper: TypeMapper, m: MethodInfo, helper: str, decoded: bool) -> list[str]:
+    """Pre-fill statements; ``decoded``: the body is JSON-decoded (body fields are left to it)."""
     out: list[str] = []
     for b in m.request_fields:
+        if decoded and b.location is Location.BODY:
+            continue
         dec = b.field.decorator("default")
         if dec is None or not dec.args or dec.args[0].kind is LiteralKind.NULL:
             continue

@@ -34,9 +34,7 @@ class GoGen:
         index = getattr(analysis, "index", None) or TypeIndex(symbols)
         http = getattr(analysis, "http", None) or http_model(symbols, ctx.manifest, index)
         layout = Layout.from_manifest(ctx.manifest, ctx.module)
-        return cls(
-            design, layout, Needs(design), http, index, getattr(ctx, "runtime_module", RUNTIME), ctx.manifest
-        )
+        return cls(design, layout, Needs(design), http, index, getattr(ctx, "runtime_module", RUNTIME), ctx.manifest)
 
     def imports(self) -> ImportSet:
         return ImportSet(self.layout.module)
@@ -45,7 +43,7 @@ class GoGen:
         return TypeMapper(self.design, self.layout, imports, home, home_alias)
 
     def rt(self, imports: ImportSet, pkg: str) -> str:
-        """Import a runtime package (`server`, `log`, `telemetry`); returns its name."""
+        """Import a runtime package (`server`, `log`, `telemetry`, `events`); returns its name."""
         return imports.std(f"{self.runtime}/{pkg}")
 
 

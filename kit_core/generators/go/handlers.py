@@ -58,6 +58,11 @@ def generate(g: GoGen, m: MethodInfo) -> OutputFile:
     return go_file(path, Owner.REGEN, m.package, "handler.go.j2", imports, h=view)
 
 
+def decodes(m: MethodInfo, multipart: bool) -> bool:
+    """Whether the handler decodes a JSON body (some field travels in it)."""
+    return not multipart and any(b.location is Location.BODY for b in m.request_fields)
+
+
 def handler_view(g: GoGen, m: MethodInfo, imports: ImportSet) -> HandlerView:
     mapper = g.mapper(imports, m.package, "types")
     req = m.request if m.request is not None and not m.passthrough else None
@@ -72,14 +77,12 @@ def handler_view(g: GoGen, m: MethodInfo, imports: ImportSet) -> HandlerView:
             if is_bound(b, multipart):
                 facts = g.design.facts(b.field.owner, b.field.owner_package, b.field.field)
                 binds.extend(binder.statements(b, f"req.{g.design.go_name(facts)}", mapper.pointer(facts)))
-        defaults = default_statements(g, mapper, m, helper)
+        defaults = default_statements(g, mapper, m, helper, decodes(m, multipart))
     resp = m.response if m.response is not None and not m.passthrough else None
     resp_decl = resp.decl if resp is not None and isinstance(resp.decl, TypeDecl) else None
     headers: list[str] = []
     if resp_decl is not None and resp is not None and resp.package is not None:
-        headers = header_writes(
-            g.design, mapper, g.design.flat_fields(resp_decl, resp.package), "resp", imports
-        )
+        headers = header_writes(g.design, mapper, g.design.flat_fields(resp_decl, resp.package), "resp", imports)
     if binds or defaults or multipart:
         imports.alias(g.layout.import_path(g.layout.transport), helper)
     req_decl = req.decl if req is not None and isinstance(req.decl, TypeDecl) else None
@@ -91,9 +94,7 @@ def handler_view(g: GoGen, m: MethodInfo, imports: ImportSet) -> HandlerView:
         passthrough=m.passthrough,
         req_type=req_type,
         defaults=defaults,
-        decode=req is not None
-        and not multipart
-        and any(b.location is Location.BODY for b in m.request_fields),
+        decode=req is not None and decodes(m, multipart),
         multipart=size_expr(max_memory) if multipart else None,
         binds=binds,
         validate=req_decl is not None and g.needs.validates(req_decl),

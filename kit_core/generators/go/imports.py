@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 # Names the templates write literally; a design package is never imported under one of them.
 RESERVED = frozenset(
-    "base64 bytes config context embed errors fmt handler http json log logic math mail middleware mime "
+    "base64 bytes config context embed errors events fmt handler http json log logic math mail middleware mime "
     "multipart net netip os regexp routes server signal slices strconv strings svccontext syscall "
     "telemetry time transport types unicode url utf8 wiring".split()
 )

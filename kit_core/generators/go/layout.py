@@ -9,7 +9,7 @@ from typing import Any
 from kit_core import naming
 
 
-def _clean(path: str) -> str:
+def clean(path: str) -> str:
     p = posixpath.normpath(path)
     return "" if p == "." else p
 
@@ -17,6 +17,7 @@ def _clean(path: str) -> str:
 @dataclass(frozen=True, slots=True)
 class Layout:
     module: str
+    kind: str  # application | contracts
     file_case: str
     types: str
     transport: str
@@ -34,19 +35,20 @@ class Layout:
         out = manifest.output
 
         def opt(value: str) -> str | None:
-            return None if value == "-" else _clean(value)
+            return None if value == "-" else clean(value)
 
         return cls(
             module=module,
+            kind=out.kind,
             file_case=out.file_case,
-            types=_clean(out.types),
-            transport=_clean(out.transport),
-            routes=_clean(out.routes),
-            wiring=_clean(out.wiring),
-            service=_clean(out.service),
-            middleware=_clean(out.middleware),
-            config=_clean(out.config),
-            svccontext_file=_clean(out.svccontext),
+            types=clean(out.types),
+            transport=clean(out.transport),
+            routes=clean(out.routes),
+            wiring=clean(out.wiring),
+            service=clean(out.service),
+            middleware=clean(out.middleware),
+            config=clean(out.config),
+            svccontext_file=clean(out.svccontext),
             main_file=opt(out.main),
             openapi_file=opt(out.openapi),
         )
@@ -65,7 +67,7 @@ class Layout:
     def seg(self, service: str, group: str | None) -> str:
         """`<service-dir>`: the service name in file case, or the `@group` path verbatim."""
         if group:
-            return _clean(group.strip("/"))
+            return clean(group.strip("/"))
         return naming.file_case(service, self.file_case)
 
     def method_file(self, method: str) -> str:

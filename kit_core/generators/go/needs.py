@@ -76,12 +76,18 @@ class Needs:
         self._fill: set[int] = set()
         self._fixed_point(self._validate, self._direct_validate, self.leaf_validates)
         self._fixed_point(self._fill, self._direct_fill, self.leaf_fills)
+        self._unmarshal: set[int] = set()
+        self._fixed_point(self._unmarshal, self._direct_unmarshal, self._leaf_unmarshals, mixins_only=True)
 
     def validates(self, decl: TypeDecl) -> bool:
         return id(decl) in self._validate
 
     def fills(self, decl: TypeDecl) -> bool:
         return id(decl) in self._fill
+
+    def unmarshals(self, decl: TypeDecl) -> bool:
+        """A type with `@default` fields, or embedding one (whose method would be promoted)."""
+        return id(decl) in self._unmarshal
 
     def leaf_validates(self, r: Resolved | None) -> bool:
         if r is None:
@@ -101,21 +107,23 @@ class Needs:
 
     # ---------------------------------------------------------------- fixed points
 
-    def _fixed_point(self, found: set[int], direct: Direct, leaf_need: LeafNeed) -> None:
+    def _fixed_point(self, found: set[int], direct: Direct, leaf_need: LeafNeed, mixins_only: bool = False) -> None:
         found.update(id(t) for t, pkg in self.types if direct(t, pkg))
         changed = True
         while changed:
             changed = False
             for t, pkg in self.types:
-                if id(t) not in found and self._transitive(t, pkg, leaf_need):
+                if id(t) not in found and self._transitive(t, pkg, leaf_need, mixins_only):
                     found.add(id(t))
                     changed = True
 
-    def _transitive(self, t: TypeDecl, pkg: str, leaf_need: LeafNeed) -> bool:
+    def _transitive(self, t: TypeDecl, pkg: str, leaf_need: LeafNeed, mixins_only: bool) -> bool:
         params = tuple(p.name for p in t.params)
         for m in t.mixins:
             if leaf_need(self.design.resolve(m.ref, pkg, params)):
                 return True
+        if mixins_only:
+            return False
         for f in self.design.fields_of(t, pkg):
             if f.sensitive:
                 continue
@@ -127,6 +135,12 @@ class Needs:
         if any(t.decorator(n) for n in CROSS_FIELD):
             return True
         return any(f.validators or presence(f) for f in self.design.fields_of(t, pkg))
+
+    def _leaf_unmarshals(self, r: Resolved | None) -> bool:
+        return r is not None and r.kind is Kind.TYPE and id(r.decl) in self._unmarshal
+
+    def _direct_unmarshal(self, t: TypeDecl, pkg: str) -> bool:
+        return any(prefills(f) for f in self.design.fields_of(t, pkg))
 
     def _direct_fill(self, t: TypeDecl, pkg: str) -> bool:
         return any(fills_empty(self.design, f) for f in self.design.fields_of(t, pkg))
@@ -144,3 +158,11 @@ def fills_empty(design: GoDesign, f: FieldFacts) -> bool:
     if r.kind is Kind.MAP:
         return True
     return design.symbols.scalar_primitive(r) == "bytes"
+
+
+def prefills(f: FieldFacts) -> bool:
+    """A field whose `@default` is pre-filled before a JSON decode (a null default fills nothing)."""
+    lit = f.default
+    if lit is None or lit.kind is LiteralKind.NULL or f.sensitive:
+        return False
+    return f.explicit_binding in (None, "body")

@@ -10,6 +10,8 @@ from kit_core.generators.go.fill import Filler
 from kit_core.generators.go.gocontext import GoGen, decl_doc, field_doc, struct_tag
 from kit_core.generators.go.render import go_file
 from kit_core.generators.go.typemap import TypeMapper
+from kit_core.generators.go.unmarshal import PTR_HELPER, UnmarshalView
+from kit_core.generators.go.unmarshal import view as unmarshal_view
 from kit_core.model import Mixin, TypeDecl
 from kit_core.symbols import Package
 
@@ -30,6 +32,7 @@ class StructView:
     doc: str
     members: list[MemberView]
     fill: list[str]
+    unmarshal: UnmarshalView | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,11 +49,24 @@ def generate(g: GoGen, pkg: Package) -> OutputFile | None:
     mapper = g.mapper(imports, pkg.name)
     filler = Filler(g.design, g.needs, mapper)
     structs = [struct_view(g, mapper, filler, pkg.types[n], pkg.name) for n in sorted(pkg.types)]
-    scalars = [
-        ScalarView(n, mapper.base(s.primitive, pkg.name), decl_doc(s)) for n, s in sorted(pkg.scalars.items())
-    ]
+    scalars = [ScalarView(n, mapper.base(s.primitive, pkg.name), decl_doc(s)) for n, s in sorted(pkg.scalars.items())]
+    decoders = [t.unmarshal for t in structs if t.unmarshal is not None]
+    if decoders:
+        for std in ("bytes", "encoding/json", "errors", "strings"):
+            imports.std(std)
+    pointer = any(PTR_HELPER + "[" in f for d in decoders for f in d.fills)
     path = f"{g.layout.types_dir(pkg.name)}/types.go"
-    return go_file(path, Owner.REGEN, pkg.name, "types.go.j2", imports, structs=structs, scalars=scalars)
+    return go_file(
+        path,
+        Owner.REGEN,
+        pkg.name,
+        "types.go.j2",
+        imports,
+        structs=structs,
+        scalars=scalars,
+        decode_helper=bool(decoders),
+        ptr_helper=PTR_HELPER if pointer else "",
+    )
 
 
 def struct_view(g: GoGen, mapper: TypeMapper, filler: Filler, decl: TypeDecl, package: str) -> StructView:
@@ -69,6 +85,7 @@ def struct_view(g: GoGen, mapper: TypeMapper, filler: Filler, decl: TypeDecl, pa
         doc=decl_doc(decl),
         members=members,
         fill=fill,
+        unmarshal=unmarshal_view(g, mapper, decl, package),
     )
 
 
