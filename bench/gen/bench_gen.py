@@ -57,6 +57,7 @@ def make_design(root: Path, types: int, methods: int) -> None:
     if script.exists():
         spec = importlib.util.spec_from_file_location("gen_design", script)
         module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+        sys.modules["gen_design"] = module  # dataclasses look their module up while executing it
         spec.loader.exec_module(module)  # type: ignore[union-attr]
         if hasattr(module, "write_design"):
             module.write_design(root, types, methods)

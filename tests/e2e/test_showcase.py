@@ -140,9 +140,7 @@ def test_nested_paths_required_and_type_forms(showcase: Service) -> None:
 def test_cross_field_rules(showcase: Service) -> None:
     r = request(showcase.base, "POST", "/v1/shop/contact", {"name": "n"})
     assert msg(r) == (400, "requiresOneOf [email phone] - at least one must be set")
-    r = request(
-        showcase.base, "POST", "/v1/shop/contact", {"name": "n", "email": "a@b.co", "phone": "123456"}
-    )
+    r = request(showcase.base, "POST", "/v1/shop/contact", {"name": "n", "email": "a@b.co", "phone": "123456"})
     assert msg(r) == (400, "mutuallyExclusive [email phone] - at most one may be set")
     r = request(showcase.base, "POST", "/v1/shop/contact", {"name": "", "email": "a@b.co"})
     assert msg(r) == (400, "name: length less than 1")
@@ -151,9 +149,7 @@ def test_cross_field_rules(showcase: Service) -> None:
 
 def test_bindings_and_response_headers(showcase: Service) -> None:
     headers = {**AUTH, "X-Ids": "1, 2,3", "X-Trace-Id": "abc", "Cookie": "sid=s-1"}
-    r = request(
-        showcase.base, "GET", "/v1/shop/bind/42?q=hi&n=3&f=1.5&b=true&color=green&pr=2&note=x", None, headers
-    )
+    r = request(showcase.base, "GET", "/v1/shop/bind/42?q=hi&n=3&f=1.5&b=true&color=green&pr=2&note=x", None, headers)
     assert r.status == 200, r.body
     assert r.json == {
         "id": 42,
@@ -242,9 +238,7 @@ def test_success_statuses_and_empty_values(showcase: Service) -> None:
     r = request(showcase.base, "POST", "/v1/shop/accept", {})
     assert r.status == 202  # @status
     assert r.json == {"nick": None, "list": [], "nlist": None, "m": {}, "raw": "", "the_key": ""}
-    r = request(
-        showcase.base, "POST", "/v1/shop/options", {"nick": None, "nlist": None, "list": ["a"], "maybe": []}
-    )
+    r = request(showcase.base, "POST", "/v1/shop/options", {"nick": None, "nlist": None, "list": ["a"], "maybe": []})
     assert r.status == 201
     assert r.json == {
         "nick": None,

@@ -42,9 +42,7 @@ def test_golden(case: str) -> None:
             (expected_dir / path).parent.mkdir(parents=True, exist_ok=True)
             (expected_dir / path).write_text(text)
         return
-    expected = {
-        p.relative_to(expected_dir).as_posix(): p.read_text() for p in expected_dir.rglob("*") if p.is_file()
-    }
+    expected = {p.relative_to(expected_dir).as_posix(): p.read_text() for p in expected_dir.rglob("*") if p.is_file()}
     assert sorted(actual) == sorted(expected), "file set differs (KIT_UPDATE_GOLDEN=1 rewrites expected/)"
     for path, text in actual.items():
         assert text == expected[path], f"{path} differs from expected/ (KIT_UPDATE_GOLDEN=1 rewrites it)"

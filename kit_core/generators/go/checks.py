@@ -152,9 +152,7 @@ class FieldChecks:
         out.wrap("x.Validate()", fmt_label, *args)
         out.close()
 
-    def _elements(
-        self, out: Emitter, ref: TypeRef, leaf: Leaf, value: str, fmt_label: str, args: list[str]
-    ) -> None:
+    def _elements(self, out: Emitter, ref: TypeRef, leaf: Leaf, value: str, fmt_label: str, args: list[str]) -> None:
         """Loops over arrays and maps down to elements that validate themselves."""
         if not (ref.array_dims or ref.is_map) or not self.needs.leaf_validates(leaf.resolved):
             return
@@ -203,9 +201,7 @@ class FieldChecks:
         prim = self._primitive(leaf)
         texts = [a.text for a in d.args]
         name = d.name
-        if name in ("minItems", "maxItems", "uniqueItems") or (
-            ref.array_dims and name not in ("maxSize", "mimeTypes")
-        ):
+        if name in ("minItems", "maxItems", "uniqueItems") or (ref.array_dims and name not in ("maxSize", "mimeTypes")):
             self._items(out, name, texts, value, label)
             return
         if name in ("maxSize", "mimeTypes"):
@@ -245,13 +241,9 @@ class FieldChecks:
         items = d.args[0].items if len(d.args) == 1 and d.args[0].kind is LiteralKind.ARRAY else d.args
         allowed = ", ".join(go_string(str(i.value)) for i in items)
         fn = self.helpers.use("mime")
-        out.fail(
-            f"{value} != nil && !{fn}({value}, []string{{{allowed}}})", _m(label, "disallowed content type")
-        )
+        out.fail(f"{value} != nil && !{fn}({value}, []string{{{allowed}}})", _m(label, "disallowed content type"))
 
-    def _string(
-        self, out: Emitter, name: str, d: Decorator, value: str, prim: str, leaf: Leaf, label: str
-    ) -> None:
+    def _string(self, out: Emitter, name: str, d: Decorator, value: str, prim: str, leaf: Leaf, label: str) -> None:
         as_str = value if prim == "string" and self._is_plain(leaf) else f"string({value})"
         if prim == "bytes":
             as_str = f"string({value})"
@@ -315,9 +307,7 @@ class FieldChecks:
         elif name == "multipleOf":
             if prim in FLOAT_PRIMITIVES:
                 fn = self.helpers.use("multipleOf")
-                out.fail(
-                    f"!{fn}(float64({value}), {texts[0]})", _m(label, f"must be a multiple of {texts[0]}")
-                )
+                out.fail(f"!{fn}(float64({value}), {texts[0]})", _m(label, f"must be a multiple of {texts[0]}"))
             else:
                 out.fail(f"{value}%{texts[0]} != 0", _m(label, f"must be a multiple of {texts[0]}"))
 

@@ -42,9 +42,7 @@ class Filler:
         if not self.needs.leaf_fills(leaf.resolved):
             return out
         pointer = self.mapper.pointer(f)
-        nested = self._value(
-            f.ref, expr, pointer, leaf.resolved is not None and leaf.resolved.kind is Kind.PARAM, 0
-        )
+        nested = self._value(f.ref, expr, pointer, leaf.resolved is not None and leaf.resolved.kind is Kind.PARAM, 0)
         if nested:
             out.append(nested)
         return out

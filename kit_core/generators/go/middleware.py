@@ -23,9 +23,7 @@ def scaffold(g: GoGen, decl: MiddlewareDecl) -> OutputFile:
     imports.std("net/http")
     imports.std(f"{g.runtime}/server")
     path = f"{g.layout.middleware}/{naming.middleware_file(decl.name, g.layout.file_case)}"
-    return go_file(
-        path, Owner.GEN_ONCE, "middleware", "middleware.go.j2", imports, name=decl.name, doc=decl_doc(decl)
-    )
+    return go_file(path, Owner.GEN_ONCE, "middleware", "middleware.go.j2", imports, name=decl.name, doc=decl_doc(decl))
 
 
 def slots(g: GoGen, decls: list[MiddlewareDecl]) -> OutputFile:

@@ -77,9 +77,7 @@ def render(template: str, **ctx: Any) -> str:
     return environment().get_template(template).render(**ctx)
 
 
-def go_file(
-    path: str, owner: Owner, package: str, template: str, imports: ImportSet, **ctx: Any
-) -> OutputFile:
+def go_file(path: str, owner: Owner, package: str, template: str, imports: ImportSet, **ctx: Any) -> OutputFile:
     """Render a template body, then the header and imports above it (gofmt runs later, once)."""
     body = render(template, imports=imports, **ctx)
     head = f"{HEADERS[owner]}\n\npackage {package}\n\n{imports.render()}"
@@ -112,9 +110,7 @@ def gofmt_all(files: list[OutputFile]) -> list[OutputFile]:
 def _run_gofmt(exe: str, paths: list[str], names: dict[str, str]) -> None:
     jobs = max(1, min(os.cpu_count() or 1, len(paths) // 200 or 1))
     chunks = [paths[i::jobs] for i in range(jobs)]
-    procs = [
-        subprocess.Popen([exe, "-w", *c], stdout=subprocess.PIPE, stderr=subprocess.PIPE) for c in chunks
-    ]
+    procs = [subprocess.Popen([exe, "-w", *c], stdout=subprocess.PIPE, stderr=subprocess.PIPE) for c in chunks]
     errors = [p.communicate()[1].decode() for p in procs]
     if any(p.returncode for p in procs):
         raise GofmtError(_explain("".join(errors), names))

@@ -62,8 +62,6 @@ def generate_umbrella(g: GoGen, segs: list[str]) -> OutputFile:
     dirs = []
     for seg in segs:
         alias = route_alias(seg)
-        dirs.append(
-            DirView(imports.alias(g.layout.import_path(g.layout.join(g.layout.routes, seg)), alias), seg)
-        )
+        dirs.append(DirView(imports.alias(g.layout.import_path(g.layout.join(g.layout.routes, seg)), alias), seg))
     path = f"{g.layout.routes}/routes.go"
     return go_file(path, Owner.REGEN, "routes", "routes_all.go.j2", imports, dirs=dirs)

@@ -65,9 +65,7 @@ def scalar_view(g: GoGen, checks: FieldChecks, s: ScalarDecl, package: str, std:
             checks.decorator(em, d, "v", s.primitive, leaf, "")
     em.lines.append("return nil")
     std.update(em.std)
-    return ValidateView(
-        f"v {s.name}", f"Validate checks a {s.name} value against its declared constraints.", em.lines
-    )
+    return ValidateView(f"v {s.name}", f"Validate checks a {s.name} value against its declared constraints.", em.lines)
 
 
 def type_view(g: GoGen, checks: FieldChecks, t: TypeDecl, package: str, std: set[str]) -> ValidateView:
@@ -86,9 +84,7 @@ def type_view(g: GoGen, checks: FieldChecks, t: TypeDecl, package: str, std: set
     em.lines.append("return nil")
     std.update(em.std)
     recv = f"{t.name}[{', '.join(params)}]" if params else t.name
-    return ValidateView(
-        f"v *{recv}", f"Validate checks a {t.name} and stops at the first violation.", em.lines
-    )
+    return ValidateView(f"v *{recv}", f"Validate checks a {t.name} and stops at the first violation.", em.lines)
 
 
 def _cross_field(g: GoGen, em: Emitter, t: TypeDecl, package: str) -> None:

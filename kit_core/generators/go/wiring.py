@@ -19,6 +19,4 @@ def generate(g: GoGen, has_routes: bool) -> OutputFile:
     if has_routes:
         imports.std(g.layout.import_path(g.layout.routes))
     path = f"{g.layout.wiring}/wiring.go"
-    return go_file(
-        path, Owner.REGEN, "wiring", "wiring.go.j2", imports, applied=applied, has_routes=has_routes
-    )
+    return go_file(path, Owner.REGEN, "wiring", "wiring.go.j2", imports, applied=applied, has_routes=has_routes)
