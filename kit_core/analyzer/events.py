@@ -133,17 +133,15 @@ def _structs(shape: TypeShape) -> list[TypeShape]:
 def check_design(ctx: Ctx) -> None:
     seen: dict[str, tuple[str, EventDecl]] = {}
     for pkg_name in sorted(ctx.symbols.packages):
-        for f in ctx.symbols.packages[pkg_name].files:
-            for decl in f.declarations:
-                if isinstance(decl, EventDecl):
-                    contract = contract_of(decl, pkg_name)
-                    prev = seen.setdefault(contract, (pkg_name, decl))
-                    if prev[1] is not decl and (prev[0], prev[1].name) != (pkg_name, decl.name):
-                        ctx.report(
-                            "event/contract-collision",
-                            decl.name_span,
-                            name=f"{pkg_name}.{decl.name}",
-                            other=f"{prev[0]}.{prev[1].name}",
-                            contract=contract,
-                            related=related(prev[1].name_span, "the other event is declared here"),
-                        )
+        for decl in ctx.symbols.packages[pkg_name].events.values():  # repeats: event/duplicate-name
+            contract = contract_of(decl, pkg_name)
+            prev = seen.setdefault(contract, (pkg_name, decl))
+            if prev[1] is not decl:
+                ctx.report(
+                    "event/contract-collision",
+                    decl.name_span,
+                    name=f"{pkg_name}.{decl.name}",
+                    other=f"{prev[0]}.{prev[1].name}",
+                    contract=contract,
+                    related=related(prev[1].name_span, "the other event is declared here"),
+                )

@@ -219,10 +219,8 @@ def _middlewares(ctx: Ctx) -> None:
     by_file: dict[str, tuple[str, MiddlewareDecl]] = {}
     for pkg_name in sorted(ctx.symbols.packages):
         pkg = ctx.symbols.packages[pkg_name]
-        for f in pkg.files:
-            for decl in f.declarations:
-                if isinstance(decl, MiddlewareDecl):
-                    _middleware(ctx, pkg_name, decl, by_name, by_file)
+        for decl in pkg.middlewares.values():  # a repeat within a package is decl/duplicate
+            _middleware(ctx, pkg_name, decl, by_name, by_file)
 
 
 def _middleware(

@@ -5,7 +5,7 @@ clashes, `@form` without a file, health paths and routes the Go mux cannot both 
 from __future__ import annotations
 
 from collections import defaultdict
-from functools import partial
+from functools import lru_cache, partial
 
 from kit_core.analyzer.context import Ctx, related
 from kit_core.model import PathSegment
@@ -192,6 +192,7 @@ def _wire_names(ctx: Ctx, m: MethodInfo) -> None:
 # --------------------------------------------------------------------------- collisions
 
 
+@lru_cache(maxsize=16384)
 def _segments(route: str) -> tuple[str, ...]:
     """`*` for a `{var}`, `**` for a `{var...}`, the literal otherwise."""
     out = []

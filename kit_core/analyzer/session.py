@@ -223,7 +223,7 @@ class Analyzer:
 
     def _analyze_all(self) -> Analysis:
         files = self.files
-        symbols = SymbolTable.build(files)
+        symbols = self._symbols(files)
         ctx = Ctx.create(symbols, self._manifest)
         ctx.summaries = self._summaries
         ctx.methods = self._methods
@@ -244,6 +244,26 @@ class Analyzer:
             del self._methods[key]
         self._last = Analysis(_sorted(out), symbols, ctx.index, http, files, self._manifest)
         return self._last
+
+    def _symbols(self, files: tuple[SourceFile, ...]) -> SymbolTable:
+        """The symbol table, reusing the packages whose files did not change."""
+        grouped: dict[str, list[SourceFile]] = {}
+        for f in files:
+            if f.package is not None:
+                grouped.setdefault(f.package, []).append(f)
+        previous = self._last.symbols.packages if self._last is not None else {}
+        table = SymbolTable()
+        for name, pkg_files in grouped.items():
+            old = previous.get(name)
+            if (
+                old is not None
+                and len(old.files) == len(pkg_files)
+                and all(a is b for a, b in zip(old.files, pkg_files, strict=True))
+            ):
+                table.packages[name] = old
+            else:
+                table.packages[name] = SymbolTable.build(pkg_files).packages[name]
+        return table
 
     def _file(self, ctx: Ctx, f: SourceFile) -> tuple[Diagnostic, ...]:
         cached = self._cache.get(f.path)
