@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 
 
@@ -56,18 +57,13 @@ class LineIndex:
         self._starts = starts
 
     def line_of(self, offset: int) -> int:
-        lo, hi = 0, len(self._starts) - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self._starts[mid] <= offset:
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo
+        return bisect_right(self._starts, offset) - 1
 
     def utf16_col(self, line: int, byte_col: int) -> int:
         start = self._starts[line] if line < len(self._starts) else len(self._text)
         chunk = self._text[start : start + byte_col]
+        if chunk.isascii():
+            return byte_col
         return len(chunk.decode("utf-8", errors="replace").encode("utf-16-le")) // 2
 
     def span(self, path: str, start: int, end: int) -> Span:
