@@ -227,7 +227,7 @@ def _enum_default(ctx: Ctx, d: Decorator, lit: Literal, enum: EnumDecl) -> bool:
             "decorator/ref",
             lit.span,
             name="default",
-            what=f"value of enum {enum.name}",
+            what=f"{enum.name} value",
             value=lit.text,
             hint=f" - use one of {', '.join(names)}",
         )

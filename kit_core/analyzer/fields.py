@@ -72,7 +72,7 @@ def _mixins(ctx: Ctx, decl: TypeDecl | ErrorDecl, package: str) -> None:
             ctx.report(
                 "mixin/conflict",
                 m.span,
-                detail=f"type parameter {m.ref.name} cannot be mixed in; add a field of that type instead",
+                detail=f"type parameter {m.ref.name} cannot be mixed in - add a field of that type instead",
             )
             continue
         if shape.kind is None:
@@ -87,7 +87,7 @@ def _mixins(ctx: Ctx, decl: TypeDecl | ErrorDecl, package: str) -> None:
             ctx.report(
                 "mixin/conflict",
                 m.span,
-                detail=f"{m.ref.text()} is mixed in twice",
+                detail=f"{m.ref.text()} is mixed in twice - remove one of them",
                 related=related(first.span, "first mixed in here"),
             )
         cycle = _cycle(ctx, decl, shape.decl, shape.package)
@@ -148,21 +148,25 @@ def _collision(
         ctx.report(
             "mixin/conflict",
             _where(decl, ef),
-            detail=f"mixins bring two fields with the JSON key {key} into {_owner(decl)}",
+            detail=f"mixins bring two fields with the JSON key {key} into {_owner(decl)} - remove or rename one",
             related=rel,
         )
     else:
         ctx.report(
             "field/name-collision",
             _where(decl, ef),
-            name=first.field.name,
-            other=ef.field.name,
+            name=_label(first),
+            other=_label(ef),
             owner=_owner(decl),
             what=what,
             key=key,
-            hint="",
+            hint=" - rename one or give it another @json key",
             related=rel,
         )
+
+
+def _label(ef: EffectiveField) -> str:
+    return f"{ef.name} (from mixin {ef.via[0].ref.text()})" if ef.via else ef.name
 
 
 def _where(decl: TypeDecl | ErrorDecl, ef: EffectiveField):  # type: ignore[no-untyped-def]

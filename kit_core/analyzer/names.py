@@ -160,7 +160,7 @@ def _duplicates(ctx: Ctx, pkg: Package, decls: list[tuple[SourceFile, Decl]]) ->
                 decl.name_span,
                 kind=DECL_KINDS[type(decl)],
                 name=decl.name,
-                package=pkg.name,
+                where=f"package {pkg.name}",
                 related=rel,
             )
 

@@ -47,7 +47,13 @@ def _param_duplicates(ctx: Ctx, decl: TypeDecl) -> None:
     seen: dict[str, object] = {}
     for p in decl.params:
         if p.name in seen:
-            ctx.report("decl/duplicate", p.span, kind="type parameter", name=p.name, package=f"{decl.name}<...>")
+            ctx.report(
+                "decl/duplicate",
+                p.span,
+                kind="type parameter",
+                name=p.name,
+                where=f"the parameters of type {decl.name}",
+            )
         seen[p.name] = p
 
 

@@ -122,7 +122,7 @@ register("decl/name-case", E, "{kind} name {name} must start with an upper-case 
          "Go identifier) - write {suggestion}", "a lower-case declaration, method or type parameter name")
 register("decl/builtin-name", E, "{kind} {name} is named like the built-in type {name} - choose another name",
          "a declaration named after a built-in type such as `string`")
-register("decl/duplicate", E, "{kind} {name} is already declared in package {package}",
+register("decl/duplicate", E, "{kind} {name} is already declared in {where}",
          "two declarations of one name in a package")
 register("decl/go-name-collision", E, "{kind} {name} produces the Go name {go_name}, which {other} - "
          "rename it",
@@ -159,7 +159,7 @@ register("generic/instantiation-cycle", E, "{name} instantiates itself with {arg
 register("mixin/non-type", E, "mixin {name} is {kind}; only a type can be mixed in", "a mixin naming a "
          "non-type")
 register("mixin/cycle", E, "mixin cycle: {cycle}", "types that mix each other in")
-register("mixin/conflict", E, "{detail} - remove one of them", "a mixin repeating a field or a mixin")
+register("mixin/conflict", E, "{detail}", "a mixin repeating a field or a mixin")
 register("mixin/arity", E, "mixin {name} takes {expected} type argument(s), got {got}",
          "a generic mixin with the wrong number of arguments")
 register("field/duplicate", E, "field {name} is declared twice in {owner}", "two fields of one name in "
