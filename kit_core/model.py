@@ -101,6 +101,14 @@ def find_decorators(decorators: tuple[Decorator, ...], name: str) -> tuple[Decor
     return tuple(d for d in decorators if d.name == name)
 
 
+def doc_of(decorators: tuple[Decorator, ...], trivia: Trivia) -> str | None:
+    """The documentation of a node: `@doc` wins over the doc comment."""
+    d = find_decorator(decorators, "doc")
+    if d and d.args and d.args[0].is_string:
+        return str(d.args[0].value)
+    return trivia.doc_text
+
+
 # --------------------------------------------------------------------------- types
 
 
@@ -184,11 +192,7 @@ class DeclBase:
 
     @property
     def doc(self) -> str | None:
-        """`@doc` wins over the doc comment."""
-        d = find_decorator(self.decorators, "doc")
-        if d and d.args and d.args[0].is_string:
-            return str(d.args[0].value)
-        return self.trivia.doc_text
+        return doc_of(self.decorators, self.trivia)
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,10 +287,7 @@ class Method:
 
     @property
     def doc(self) -> str | None:
-        d = find_decorator(self.decorators, "doc")
-        if d and d.args and d.args[0].is_string:
-            return str(d.args[0].value)
-        return self.trivia.doc_text
+        return doc_of(self.decorators, self.trivia)
 
 
 @dataclass(frozen=True, slots=True)
