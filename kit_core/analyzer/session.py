@@ -173,29 +173,33 @@ class Analyzer:
         return self._analyze()
 
     def update(self, file: SourceFile) -> Analysis:
+        before = self._packages()
         old = self._files.get(file.path)
         self._files[file.path] = file
-        self._invalidate(old, file)
+        self._invalidate(old, file, before != self._packages())
         return self._analyze()
 
     def remove(self, path: str) -> Analysis:
+        before = self._packages()
         old = self._files.pop(path, None)
         if old is not None:
-            self._invalidate(old, None)
+            self._invalidate(old, None, before != self._packages())
         return self._analyze()
+
+    def _packages(self) -> set[str | None]:
+        return {f.package for f in self._files.values()}
 
     def analysis(self) -> Analysis:
         return self._last if self._last is not None else self._analyze()
 
     # ------------------------------------------------------------------ internals
 
-    def _invalidate(self, old: SourceFile | None, new: SourceFile | None) -> None:
+    def _invalidate(self, old: SourceFile | None, new: SourceFile | None, packages_changed: bool) -> None:
         """Drop the cached results an edit (old -> new; None: added or removed) can change."""
         path = (new or old).path  # type: ignore[union-attr]
         self._cache.pop(path, None)
-        old_pkg = old.package if old is not None else None
-        new_pkg = new.package if new is not None else None
-        if old_pkg != new_pkg:  # a package may appear or vanish: references anywhere may change
+        moved = old is not None and new is not None and old.package != new.package
+        if packages_changed or moved:  # references anywhere may resolve differently
             self._cache.clear()
             self._methods.clear()
             return

@@ -146,3 +146,25 @@ def test_incremental_session_matches_full_analysis(edits: list[tuple[int, int, s
         incremental = session.update(files[path]).diagnostics
         full = analyze(list(files.values())).diagnostics
         assert [d.render() for d in incremental] == [d.render() for d in full]
+
+
+def test_incremental_session_adds_removes_and_moves_files() -> None:
+    texts = {f"/design/{p.parent.name}/{p.name}": t for p, t in zip(SEEDS, SEED_TEXTS, strict=True)}
+    files = {path: parse_file(path, t) for path, t in texts.items()}
+    session = Analyzer()
+    session.update_all(files.values())
+    steps: list[tuple[str, str | None]] = [
+        ("/design/shared/shared.kit", None),  # remove the package other files use
+        ("/design/shared/shared.kit", texts.get("/design/shared/shared.kit")),  # and bring it back
+        ("/design/extra/new.kit", "package orders\n\ntype Item {}\n"),  # a duplicate in another file
+        ("/design/extra/new.kit", "package moved\n\ntype Item {}\n"),  # the file changes package
+    ]
+    for path, text in steps:
+        if text is None:
+            files.pop(path, None)
+            incremental = session.remove(path).diagnostics
+        else:
+            files[path] = parse_file(path, text)
+            incremental = session.update(files[path]).diagnostics
+        full = analyze(list(files.values())).diagnostics
+        assert [d.render() for d in incremental] == [d.render() for d in full], path
