@@ -8,6 +8,7 @@ from collections import defaultdict
 from functools import lru_cache, partial
 
 from kit_core.analyzer.context import Ctx, related
+from kit_core.analyzer.fieldopts import binding_type_problem
 from kit_core.model import PathSegment
 from kit_core.semantics.http import BODY_VERBS, HEALTH_PATHS, FieldBinding, Location, MethodInfo, is_file
 from kit_core.source import Span
@@ -155,6 +156,8 @@ def _bindings(ctx: Ctx, m: MethodInfo) -> None:
                     verb=m.verb,
                     related=related(_route_span(m), f"used by {_name(m)}"),
                 )
+            elif not b.explicit and b.location is Location.QUERY:
+                _implicit_query(ctx, m, b)
     _wire_names(ctx, m)
     has_file = any(is_file(b.field.shape) for b in m.request_fields)
     if not has_file:
@@ -167,6 +170,23 @@ def _bindings(ctx: Ctx, m: MethodInfo) -> None:
                     field=b.field.name,
                     request=m.method.request.text() if m.method.request else "?",
                 )
+
+
+def _implicit_query(ctx: Ctx, m: MethodInfo, b: FieldBinding) -> None:
+    """A field without a binding is read from the query for GET, DELETE, HEAD and OPTIONS."""
+    if b.field.shape.kind is None:
+        return
+    reason = binding_type_problem("query", b.field.shape)
+    if reason:
+        ctx.report(
+            "binding/type",
+            b.field.field.name_span,
+            field=b.field.name,
+            type=b.field.field.type.text(),
+            binding=f"travel in the query (where {m.verb} reads unbound fields)",
+            reason=f"{reason}; use a body verb or another request type",
+            related=related(_route_span(m), f"used by {_name(m)}"),
+        )
 
 
 def _wire_names(ctx: Ctx, m: MethodInfo) -> None:
