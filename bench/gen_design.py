@@ -94,6 +94,10 @@ def _type(p: int, t: int, has_prev: bool) -> list[str]:
     return lines
 
 
+def _verb(m: int) -> str:
+    return ("get", "put", "post", "delete")[m % 4]
+
+
 def _service(p: int, methods: int, types: int) -> list[str]:
     lines = [f"package p{p}", "", f"middleware Auth{p}", ""]
     for m in range(methods):
@@ -103,7 +107,7 @@ def _service(p: int, methods: int, types: int) -> list[str]:
             "\tid string @path",
             '\ttrace string? @header("X-Trace-Id")',
             "\tpage int? @default(1) @gte(1)",
-            f"\tfilter List{p}<T{p}x{t}>?",
+            *([f"\tfilter List{p}<T{p}x{t}>?"] if _verb(m) in ("put", "post") else []),
             "}",
             "",
         ]
@@ -116,7 +120,7 @@ def _service(p: int, methods: int, types: int) -> list[str]:
     ]
     for m in range(methods):
         t = m % types
-        verb = ("get", "put", "delete")[m % 3]
+        verb = _verb(m)
         lines += [
             f"\t@errors(Missing{p})",
             f"\t{verb} Op{p}x{m} /r{m}/{{id}} {{",
