@@ -124,7 +124,12 @@ class Ctx:
 
     def shape(self, ref: TypeRef, package: str, params: Params | tuple[str, ...] = ()) -> TypeShape:
         """Resolve a reference (memoised per analysis; a hit replays the names it needs)."""
-        key = (id(ref), package, params if type(params) is tuple else tuple(params.items()))  # type: ignore[union-attr]
+        if type(params) is tuple:
+            key: tuple[object, ...] = (id(ref), package, params)
+        elif all(v is None for v in params.values()):  # type: ignore[union-attr]
+            key = (id(ref), package, tuple(params))
+        else:
+            key = (id(ref), package, tuple(params.items()))  # type: ignore[union-attr]
         hit = self.shapes.get(key)
         if hit is None or hit[0] is not ref:
             deps: set[DepKey] = set()

@@ -236,7 +236,7 @@ class TypeIndex:
 
     def shape(self, ref: TypeRef, package: str, params: Params | Sequence[str] = ()) -> TypeShape:
         """Resolve ``ref`` as written in ``package`` with the type parameters in scope."""
-        if type(params) is dict:
+        if type(params) is dict and any(v is not None for v in params.values()):
             scope: Params = params
             key: tuple[object, ...] = (id(ref), package, tuple(params.items()))
         else:
