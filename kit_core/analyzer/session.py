@@ -179,6 +179,22 @@ class Analyzer:
         self._invalidate(old, file, before != self._packages())
         return self._analyze()
 
+    def update_many(self, changed: Iterable[SourceFile] = (), removed: Iterable[str] = ()) -> Analysis:
+        """Several edits (changed or added files, removed paths) followed by one analysis."""
+        for path in removed:
+            before = self._packages()
+            old = self._files.pop(path, None)
+            if old is not None:
+                self._invalidate(old, None, before != self._packages())
+        for file in changed:
+            before = self._packages()
+            prev = self._files.get(file.path)
+            if prev is file:
+                continue
+            self._files[file.path] = file
+            self._invalidate(prev, file, before != self._packages())
+        return self._analyze()
+
     def remove(self, path: str) -> Analysis:
         before = self._packages()
         old = self._files.pop(path, None)

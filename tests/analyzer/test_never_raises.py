@@ -159,6 +159,8 @@ def test_incremental_session_adds_removes_and_moves_files() -> None:
         ("/design/extra/new.kit", "package orders\n\ntype Item {}\n"),  # a duplicate in another file
         ("/design/extra/new.kit", "package moved\n\ntype Item {}\n"),  # the file changes package
     ]
+    batch = session.update_many([files[p] for p in sorted(files)][:3], ["/design/nowhere.kit"]).diagnostics
+    assert [d.render() for d in batch] == [d.render() for d in analyze(list(files.values())).diagnostics]
     for path, text in steps:
         if text is None:
             files.pop(path, None)
