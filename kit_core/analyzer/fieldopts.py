@@ -19,7 +19,6 @@ from kit_core.semantics.types import (
     TypeShape,
     ValueClass,
     is_nullable,
-    json_key,
     value_class,
 )
 from kit_core.symbols import Kind
@@ -375,7 +374,3 @@ def _group_member_problem(ef: EffectiveField) -> str | None:
     if not ef.shape.optional and not is_nullable(f):
         return f"it is required - write its type as {f.type.text()}? or mark it @nullable"
     return None
-
-
-def field_key(f: Field) -> str:
-    return json_key(f)

@@ -9,8 +9,6 @@ from kit_core.analyzer.context import Ctx, related
 from kit_core.analyzer.walk import RefSite, refs_of
 from kit_core.analyzer.walk import walk_ref as _walk
 from kit_core.model import (
-    ErrorDecl,
-    Mixin,
     SourceFile,
     TypeDecl,
     TypeRef,
@@ -266,7 +264,3 @@ def _cycles(edges: dict[str, dict[str, TypeRef]]) -> list[list[str]]:
                 if len(comp) > 1:
                     out.append(sorted(comp))
     return out
-
-
-def mixin_refs(decl: TypeDecl | ErrorDecl) -> tuple[Mixin, ...]:
-    return decl.mixins

@@ -5,7 +5,7 @@ element typing, fractional bounds on ints, bound overflow, reversed and empty ra
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kit_core.analyzer.context import Ctx
@@ -13,7 +13,6 @@ from kit_core.analyzer.decorators import usable
 from kit_core.decorators import REGISTRY, Family, Site
 from kit_core.model import (
     Decorator,
-    EnumDecl,
     ErrorDecl,
     Field,
     LiteralKind,
@@ -322,14 +321,3 @@ def _report_empty(
 
 def _text(d: Decorator) -> str:
     return f"@{d.name}" + (f"({', '.join(a.text for a in d.args)})" if d.args else "")
-
-
-def enum_backing(decl: EnumDecl) -> str:
-    for v in decl.values:
-        if v.value is not None and v.value.kind is LiteralKind.INT:
-            return "int64"
-    return "string"
-
-
-def iter_validators(decs: Sequence[Decorator]) -> Iterator[Decorator]:
-    yield from (d for d in decs if d.name in REGISTRY and REGISTRY[d.name].is_validator)

@@ -318,9 +318,3 @@ class TypeIndex:
             mixin = self.shape(member.ref, package, scope)
             if isinstance(mixin.decl, TypeDecl) and mixin.package is not None and not mixin.array_dims:
                 yield from self._expand(mixin.decl, mixin.package, mixin.args, (*via, member), seen)
-
-    def decl_package(self, decl: Decl) -> str | None:
-        for pkg in self.symbols.packages.values():
-            if pkg.file_of(decl) is not None:
-                return pkg.name
-        return None
