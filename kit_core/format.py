@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kit_core.diagnostics import CODES, Diagnostic, Severity, make, register
+from kit_core.diagnostics import Diagnostic, make
 from kit_core.formatter import verify
 from kit_core.formatter.cli import run
 from kit_core.formatter.printer import print_file
@@ -26,21 +26,6 @@ from kit_core.model import SourceFile
 from kit_core.source import file_span
 
 __all__ = ["FormatResult", "format_model", "format_source", "run"]
-
-if "format/comment-position" not in CODES:  # registered once, also across reloads
-    register(
-        "format/comment-position",
-        Severity.ERROR,
-        "a comment inside {what} cannot be formatted - move it above or after the line",
-        "a comment written inside a construct the formatter prints on one line",
-    )
-    register(
-        "format/unstable",
-        Severity.ERROR,
-        "kit fmt would change this file's meaning or comments ({reason}); the file was left as written",
-        "the formatter's output does not re-parse to the same design (a formatter bug)",
-    )
-
 
 @dataclass(frozen=True, slots=True)
 class FormatResult:

@@ -287,3 +287,11 @@ register("service/message-type", E, "{clause} {type} {reason}",
          "a request or response naming a built-in type, or a request naming an enum or scalar")
 register("internal/analyzer-error", E, "internal error in the {rule} rules: {error} - please report it with the "
          "design that triggers it", "a bug in kit's analyzer (the design may be fine)")
+
+# ---- formatter ------------------------------------------------------------------------------
+register("format/comment-position", E,
+         "a comment inside {what} cannot be formatted - move it above or after the line",
+         "a comment written inside a construct the formatter prints on one line")
+register("format/unstable", E,
+         "kit fmt would change this file's meaning or comments ({reason}); the file was left as written",
+         "the formatter's output does not re-parse to the same design (a formatter bug)")
