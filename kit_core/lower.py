@@ -20,6 +20,7 @@ from tree_sitter import Node, Tree
 
 from kit_core import syntax
 from kit_core.diagnostics import Diagnostic, make
+from kit_core.gcpause import paused_gc
 from kit_core.model import (
     NO_TRIVIA,
     Comment,
@@ -118,7 +119,8 @@ def parse_with_tree(path: str, source: str | bytes, old_tree: Tree | None = None
 
 def lower_tree(path: str, source: str | bytes, tree: Tree) -> SourceFile:
     """Lower a tree parsed from ``source`` into a ``SourceFile``."""
-    return _Lowerer(path, _encode(source), tree).lower()
+    with paused_gc():
+        return _Lowerer(path, _encode(source), tree).lower()
 
 
 def _encode(source: str | bytes) -> bytes:

@@ -8,7 +8,6 @@ files (duplicates, routes, groups, contracts, cycles) and run on every analysis.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -32,6 +31,7 @@ from kit_core.analyzer import (
 from kit_core.analyzer.context import Ctx, DepKey
 from kit_core.analyzer.summary import FileSummary
 from kit_core.diagnostics import Diagnostic, make
+from kit_core.gcpause import paused_gc
 from kit_core.model import (
     Decl,
     EventDecl,
@@ -233,13 +233,8 @@ class Analyzer:
         """One pass over the design. The cyclic garbage collector is paused meanwhile: the
         pass allocates many small acyclic values, and collections over a large design's
         model would otherwise cost as much as the rules themselves."""
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
+        with paused_gc():
             return self._analyze_all()
-        finally:
-            if enabled:
-                gc.enable()
 
     def _analyze_all(self) -> Analysis:
         files = self.files
