@@ -1,11 +1,14 @@
 """The Go generator of the HTTP side: `generate(ctx) -> (files, notices)`.
 
 One module per artefact; each renders a precomputed view with strict jinja2 templates
-(`kit_core/generators/templates/go/`). Every `.go` file goes through one gofmt run at the
-end, and the list is sorted by path: the output is byte-identical across runs.
+(`kit_core/generators/templates/go/`). Every `.go` file goes through gofmt, which starts on
+the first files while the rest are rendered (`gofmt.py`), and the list is sorted by path:
+the output is byte-identical across runs.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 from kit_core.generators.base import GenContext, Notice, OutputFile
 from kit_core.generators.go import (
@@ -24,41 +27,46 @@ from kit_core.generators.go import (
     wiring,
 )
 from kit_core.generators.go.gocontext import GoGen
-from kit_core.generators.go.render import gofmt_all
+from kit_core.generators.go.gofmt import Gofmt
+from kit_core.symbols import Package
 
 __all__ = ["generate"]
 
 
 def generate(ctx: GenContext) -> tuple[list[OutputFile], list[Notice]]:
     g = GoGen.build(ctx)
-    if g.layout.kind == "contracts":
-        files = [*contract_files(g), *events_files(g)]
-    else:
-        files = [*types_files(g), *http_files(g), *project_files(g), *events_files(g)]
-    files = gofmt_all(sorted(files, key=lambda f: f.path))
+    with Gofmt() as fmt:
+        files: list[OutputFile] = []
+        for part in parts(g):
+            fmt.add(part)  # gofmt starts on the first files while the rest are rendered
+            files.extend(part)
+        files = fmt.result(sorted(files, key=lambda f: f.path))
     return files, []  # stale-stub and gRPC notices come from the writer, which sees the disk
 
 
-def types_files(g: GoGen) -> list[OutputFile]:
-    out: list[OutputFile] = []
+def parts(g: GoGen) -> Iterator[list[OutputFile]]:
+    """The files of the run, in chunks (a chunk per types package first: they are the bulk)."""
+    if g.layout.kind == "contracts":
+        yield from contract_files(g)
+        yield events_files(g)
+        return
     for pkg in g.design.packages():
-        for module in (types, validate, enums, errors):
-            f = module.generate(g, pkg)
-            if f is not None:
-                out.append(f)
-    return out
+        yield package_types(g, pkg)
+    yield http_files(g)
+    yield project_files(g)
+    yield events_files(g)
 
 
-def contract_files(g: GoGen) -> list[OutputFile]:
+def package_types(g: GoGen, pkg: Package) -> list[OutputFile]:
+    out = [module.generate(g, pkg) for module in (types, validate, enums, errors)]
+    return [f for f in out if f is not None]
+
+
+def contract_files(g: GoGen) -> Iterator[list[OutputFile]]:
+    """Per package: only the declarations event payloads reach, and no errors."""
     keep = contracts.reachable(g)
-    out: list[OutputFile] = []
     for pkg in g.design.packages():
-        only = contracts.payload_package(pkg, keep)
-        for module in (types, validate, enums):
-            f = module.generate(g, only)
-            if f is not None:
-                out.append(f)
-    return out
+        yield package_types(g, contracts.payload_package(pkg, keep))
 
 
 def events_files(g: GoGen) -> list[OutputFile]:

@@ -63,7 +63,7 @@ class Binder:
             value, assign = f"{parse}({wire}, vs[0])", f"{expr} = &x" if pointer else f"{expr} = x"
         return [
             f"if vs, ok := {h}.{source}(r, {wire}); ok {{\n"
-            f"x, err := {value}\nif err != nil {{\n\treturn err\n}}\n{assign}\n}}"
+            f"\tx, err := {value}\n\tif err != nil {{\n\t\treturn err\n\t}}\n\t{assign}\n}}"
         ]
 
 

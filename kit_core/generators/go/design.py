@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
 
 from kit_core import naming
 from kit_core.model import Decorator, ErrorDecl, Field, Literal, LiteralKind, Mixin, TypeDecl, TypeRef
@@ -39,12 +41,23 @@ def first_arg(d: Decorator | None) -> Literal | None:
 
 @dataclass(frozen=True, slots=True)
 class FieldFacts:
-    """One field of a type or error body, as declared (mixins are separate)."""
+    """One field of a type or error body, as declared (mixins are separate).
+
+    The decorator facts every generator asks for are computed once, at construction.
+    """
 
     field: Field
     owner_package: str
     params: tuple[str, ...]
     resolved: Resolved | None
+    names: frozenset[str] = frozenset()  # names of the field's decorators
+    explicit_binding: str | None = None
+
+    @classmethod
+    def make(cls, f: Field, package: str, params: tuple[str, ...], resolved: Resolved | None) -> FieldFacts:
+        names = frozenset(d.name for d in f.decorators)
+        binding = next((b for b in BINDINGS if b in names), None)
+        return cls(f, package, params, resolved, names, binding)
 
     @property
     def name(self) -> str:
@@ -55,32 +68,25 @@ class FieldFacts:
         return self.field.type
 
     def has(self, name: str) -> bool:
-        return self.field.decorator(name) is not None
+        return name in self.names
 
     @property
     def optional(self) -> bool:
         """`?`, or an `@default` (which makes the field optional)."""
-        return self.ref.optional or self.has("default")
+        return self.field.type.optional or "default" in self.names
 
     @property
     def nullable(self) -> bool:
-        return self.has("nullable")
+        return "nullable" in self.names
 
     @property
     def sensitive(self) -> bool:
-        return self.has("sensitive")
+        return "sensitive" in self.names
 
     @property
     def json_key(self) -> str:
         lit = first_arg(self.field.decorator("json"))
         return str(lit.value) if lit is not None else self.name
-
-    @property
-    def explicit_binding(self) -> str | None:
-        for b in BINDINGS:
-            if self.has(b):
-                return b
-        return None
 
     def wire_name(self, binding: str | None) -> str:
         """The label of messages and the wire key: binding name, `@json` key, else the DSL name."""
@@ -119,6 +125,9 @@ class GoDesign:
     _fields: dict[int, list[FieldFacts]] = field(default_factory=dict)
     _owner: dict[int, TypeDecl | ErrorDecl] = field(default_factory=dict)
     _go_names: dict[int, dict[int, str]] = field(default_factory=dict)
+    _field_go_name: dict[int, str] = field(default_factory=dict)
+    _resolved: dict[tuple[str, str | None, str, tuple[str, ...]], Resolved | None] = field(default_factory=dict)
+    leaves: dict[tuple[int, str, tuple[str, ...]], Any] = field(default_factory=dict)  # needs.leaf_of
 
     # ---------------------------------------------------------------- lookups
 
@@ -126,14 +135,20 @@ class GoDesign:
         return [self.symbols.packages[n] for n in sorted(self.symbols.packages)]
 
     def resolve(self, ref: TypeRef, package: str, params: tuple[str, ...] = ()) -> Resolved | None:
-        return self.symbols.resolve(ref, package, params)
+        """`SymbolTable.resolve`, memoised: it depends on the name, qualifier and scope only."""
+        key = (ref.name, ref.package, package, params)
+        try:
+            return self._resolved[key]
+        except KeyError:
+            r = self._resolved[key] = self.symbols.resolve(ref, package, params)
+            return r
 
     def fields_of(self, decl: TypeDecl | ErrorDecl, package: str) -> list[FieldFacts]:
         key = id(decl)
         if key not in self._fields:
             params = tuple(p.name for p in decl.params) if isinstance(decl, TypeDecl) else ()
             self._fields[key] = [
-                FieldFacts(f, package, params, self.resolve(f.type, package, params)) for f in decl.fields
+                FieldFacts.make(f, package, params, self.resolve(f.type, package, params)) for f in decl.fields
             ]
             for f in decl.fields:
                 self._owner[id(f)] = decl
@@ -144,7 +159,7 @@ class GoDesign:
         cached = self._go_names.get(id(decl))
         if cached is None:
             facts = self.fields_of(decl, package)
-            names = naming.unique_go_names([f.name for f in facts])
+            names = unique_go_names([f.name for f in facts])
             cached = {id(f.field): n for f, n in zip(facts, names, strict=True)}
             self._go_names[id(decl)] = cached
         return cached
@@ -154,10 +169,14 @@ class GoDesign:
         return next(x for x in self.fields_of(owner, package) if x.field is f)
 
     def go_name(self, f: FieldFacts) -> str:
+        cached = self._field_go_name.get(id(f.field))
+        if cached is not None:
+            return cached
         decl = self._owner.get(id(f.field))
         if decl is None:
-            return naming.go_name(f.name)
-        return self.go_names(decl, f.owner_package)[id(f.field)]
+            return go_name(f.name)
+        name = self._field_go_name[id(f.field)] = self.go_names(decl, f.owner_package)[id(f.field)]
+        return name
 
     def members(self, decl: TypeDecl | ErrorDecl, package: str) -> Iterator[FieldFacts | Mixin]:
         """Fields (as facts) and mixins in declaration order."""
@@ -188,3 +207,18 @@ class GoDesign:
 
 def _params(decl: TypeDecl | ErrorDecl) -> tuple[str, ...]:
     return tuple(p.name for p in decl.params) if isinstance(decl, TypeDecl) else ()
+
+
+go_name = lru_cache(maxsize=None)(naming.go_name)
+
+
+def unique_go_names(names: list[str]) -> list[str]:
+    """`naming.unique_go_names` over a memoised `naming.go_name` (field names repeat a lot)."""
+    seen: dict[str, int] = {}
+    out: list[str] = []
+    for n in names:
+        base = go_name(n)
+        count = seen.get(base, 0) + 1
+        seen[base] = count
+        out.append(base if count == 1 else f"{base}_{count}")
+    return out

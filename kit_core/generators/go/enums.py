@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kit_core import naming
 from kit_core.generators.base import OutputFile, Owner
+from kit_core.generators.go.align import align
 from kit_core.generators.go.gocontext import GoGen, decl_doc, doc_comment
 from kit_core.generators.go.needs import enum_is_int
 from kit_core.generators.go.render import go_file, go_string
@@ -18,6 +19,7 @@ class ValueView:
     const: str
     literal: str  # Go literal of the wire value
     doc: str
+    line: str = ""  # `<const> <Enum> = <literal>`, aligned as gofmt aligns the block
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +47,8 @@ def enum_view(decl: EnumDecl) -> EnumView:
         )
         for v, wire in zip(decl.values, wires, strict=True)
     ]
+    rows = [(bool(v.doc), [v.const, decl.name, f"= {v.literal}"]) for v in values]
+    values = [replace(v, line=line) for v, line in zip(values, align(rows), strict=True)]
     return EnumView(
         decl.name,
         "int" if is_int else "string",

@@ -12,7 +12,7 @@ from kit_core.generators.go.gocontext import GoGen, decl_doc
 from kit_core.generators.go.headers import header_writes
 from kit_core.generators.go.imports import ImportSet
 from kit_core.generators.go.render import go_file
-from kit_core.generators.go.types import MemberView, field_view
+from kit_core.generators.go.types import MemberView, aligned, field_view
 from kit_core.model import ErrorDecl, Mixin
 from kit_core.symbols import Package
 
@@ -68,7 +68,7 @@ def error_view(g: GoGen, imports: ImportSet, decl: ErrorDecl, package: str) -> E
         status=category.status,
         message=category.message,
         doc=decl_doc(decl),
-        body=members if members else None,
+        body=aligned(members) if members else None,
         json_body=json_body,
         fill=fill,
         headers=headers,

@@ -9,10 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from kit_core.generators.base import OutputFile, Owner
+from kit_core.generators.go.align import align
 from kit_core.generators.go.gocontext import GoGen, doc_comment
 from kit_core.generators.go.imports import ImportSet
 from kit_core.generators.go.layout import clean
-from kit_core.generators.go.render import go_file
+from kit_core.generators.go.render import go_file, go_string
 from kit_core.model import EventDecl
 from kit_core.symbols import Kind, Package
 
@@ -52,8 +53,11 @@ def _file(g: GoGen, pkg: Package, out: str) -> OutputFile:
     imports = g.imports()
     rt = g.rt(imports, "events")
     views = [event_view(g, imports, pkg.events[n], pkg.name) for n in sorted(pkg.events)]
+    consts = align([(False, [f"{v.name}Contract", f"= {go_string(v.contract)}"]) for v in views])
     path = f"{g.layout.join(out, pkg.name)}/events.go"
-    return go_file(path, Owner.REGEN, pkg.name, "events.go.j2", imports, events=views, rt=rt, pkg=pkg.name)
+    return go_file(
+        path, Owner.REGEN, pkg.name, "events.go.j2", imports, events=views, consts=consts, rt=rt, pkg=pkg.name
+    )
 
 
 def event_view(g: GoGen, imports: ImportSet, decl: EventDecl, package: str) -> EventView:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 
 from kit_core.generators.go.design import FieldFacts, GoDesign
 from kit_core.generators.go.needs import Needs, fills_empty, leaf_of
+from kit_core.generators.go.render import block
 from kit_core.generators.go.typemap import TypeMapper
 from kit_core.model import ErrorDecl, Mixin, TypeDecl, TypeRef
 from kit_core.symbols import Kind
@@ -52,14 +53,14 @@ class Filler:
             var = f"i{depth}"
             inner = replace(ref, array_dims=ref.array_dims - 1, optional=False)
             body = self._value(inner, f"{expr}[{var}]", False, dynamic, depth + 1)
-            return f"for {var} := range {expr} {{\n{body}\n}}"
+            return block(f"for {var} := range {expr}", body)
         if ref.is_map:
             key, val = f"k{depth}", f"e{depth}"
             vref = ref.args[1]
             vptr = vref.optional
             body = self._value(replace(vref, optional=False), val, vptr, dynamic, depth + 1)
-            store = "" if vptr else f"\n{expr}[{key}] = {val}"
-            return f"for {key}, {val} := range {expr} {{\n{body}{store}\n}}"
+            stmts = [body] if vptr else [body, f"{expr}[{key}] = {val}"]
+            return block(f"for {key}, {val} := range {expr}", *stmts)
         if dynamic:
             return DYNAMIC.format(addr=expr if pointer else f"&{expr}")
         if pointer:

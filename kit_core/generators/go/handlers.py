@@ -95,7 +95,7 @@ def handler_view(g: GoGen, m: MethodInfo, imports: ImportSet) -> HandlerView:
         req_type=req_type,
         defaults=defaults,
         decode=req is not None and decodes(m, multipart),
-        multipart=size_expr(max_memory) if multipart else None,
+        multipart=size_expr(max_memory, compact=True) if multipart else None,
         binds=binds,
         validate=req_decl is not None and g.needs.validates(req_decl),
         has_resp=resp is not None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kit_core.generators.go.design import FieldFacts, GoDesign
 from kit_core.generators.go.imports import ImportSet
-from kit_core.generators.go.render import go_string
+from kit_core.generators.go.render import block, go_string
 from kit_core.generators.go.typemap import TypeMapper
 from kit_core.symbols import FLOAT_PRIMITIVES, INT_PRIMITIVES, Kind
 
@@ -47,11 +47,11 @@ def header_writes(
         pointer = mapper.pointer(f)
         if f.ref.array_dims:
             one = _write(binding, wire, wire_string(design, f, "x", imports), add=True, imports=imports)
-            out.append(f"for _, x := range {expr} {{\n{one}\n}}")
+            out.append(block(f"for _, x := range {expr}", one))
             continue
         value = wire_string(design, f, f"*{expr}" if pointer else expr, imports)
         stmt = _write(binding, wire, value, add=False, imports=imports)
-        out.append(f"if {expr} != nil {{\n{stmt}\n}}" if pointer else stmt)
+        out.append(block(f"if {expr} != nil", stmt) if pointer else stmt)
     return out
 
 

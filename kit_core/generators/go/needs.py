@@ -26,6 +26,15 @@ class Leaf:
 
 
 def leaf_of(design: GoDesign, ref: TypeRef, package: str, params: tuple[str, ...]) -> Leaf:
+    """Memoised per written reference (model objects live as long as the design)."""
+    key = (id(ref), package, params)
+    leaf = design.leaves.get(key)
+    if leaf is None:
+        leaf = design.leaves[key] = _leaf_of(design, ref, package, params)
+    return leaf
+
+
+def _leaf_of(design: GoDesign, ref: TypeRef, package: str, params: tuple[str, ...]) -> Leaf:
     while True:
         if ref.array_dims:
             ref = replace(ref, array_dims=0, optional=False)

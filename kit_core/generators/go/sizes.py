@@ -12,10 +12,12 @@ _UNITS = (
 )
 
 
-def size_expr(n: int) -> str:
+def size_expr(n: int, compact: bool = False) -> str:
+    """``compact``: spelled as gofmt prints it among several call arguments (`32<<20`)."""
+    op = "<<" if compact else " << "
     for shift, _ in _SHIFTS:
         if n and n % (1 << shift) == 0:
-            return f"{n >> shift} << {shift}"
+            return f"{n >> shift}{op}{shift}"
     return str(n)
 
 

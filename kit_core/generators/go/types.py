@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kit_core.generators.base import OutputFile, Owner
+from kit_core.generators.go.align import align
 from kit_core.generators.go.design import FieldFacts
 from kit_core.generators.go.fill import Filler
 from kit_core.generators.go.gocontext import GoGen, decl_doc, field_doc, struct_tag
@@ -22,6 +23,13 @@ class MemberView:
     name: str  # empty for an embedded mixin
     type: str
     tag: str
+    line: str = ""  # the member's line, aligned with its neighbours (`aligned`)
+
+
+def aligned(members: list[MemberView]) -> list[MemberView]:
+    """The members with their struct lines laid out as gofmt aligns them."""
+    rows = [(bool(m.doc), [c for c in (m.name, m.type, m.tag) if c]) for m in members]
+    return [replace(m, line=line) for m, line in zip(members, align(rows), strict=True)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +91,7 @@ def struct_view(g: GoGen, mapper: TypeMapper, filler: Filler, decl: TypeDecl, pa
         params=f"[{', '.join(params)} any]" if params else "",
         recv=f"{decl.name}[{', '.join(params)}]" if params else decl.name,
         doc=decl_doc(decl),
-        members=members,
+        members=aligned(members),
         fill=fill,
         unmarshal=unmarshal_view(g, mapper, decl, package),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kit_core.generators.base import OutputFile, Owner
+from kit_core.generators.go.align import align
 from kit_core.generators.go.checks import Emitter, FieldChecks, PackageHelpers
 from kit_core.generators.go.design import VALIDATORS, arg_strings
 from kit_core.generators.go.gocontext import GoGen
@@ -53,8 +54,15 @@ def generate(g: GoGen, pkg: Package) -> OutputFile | None:
         imports,
         methods=out,
         helpers=sorted(helpers.names),
-        patterns=sorted(helpers.patterns.items(), key=lambda p: p[1]),
+        patterns=align(
+            [(False, [var, f"= regexp.MustCompile({go_string(src)})"]) for src, var in _by_var(helpers.patterns)]
+        ),
     )
+
+
+def _by_var(patterns: dict[str, str]) -> list[tuple[str, str]]:
+    """(source, var) in the order of the variables (`kitPattern0`, `kitPattern1`...)."""
+    return sorted(patterns.items(), key=lambda p: int(p[1].removeprefix("kitPattern")))
 
 
 def scalar_view(g: GoGen, checks: FieldChecks, s: ScalarDecl, package: str, std: set[str]) -> ValidateView:
@@ -63,7 +71,7 @@ def scalar_view(g: GoGen, checks: FieldChecks, s: ScalarDecl, package: str, std:
     for d in s.decorators:
         if d.name in VALIDATORS:
             checks.decorator(em, d, "v", s.primitive, leaf, "")
-    em.lines.append("return nil")
+    em.add("return nil")
     std.update(em.std)
     return ValidateView(f"v {s.name}", f"Validate checks a {s.name} value against its declared constraints.", em.lines)
 
@@ -75,13 +83,13 @@ def type_view(g: GoGen, checks: FieldChecks, t: TypeDecl, package: str, std: set
     for m in g.design.members(t, package):
         if isinstance(m, Mixin):
             if g.needs.leaf_validates(g.design.resolve(m.ref, package, params)):
-                em.lines.append(f"if err := v.{m.ref.name}.Validate(); err != nil {{\n\treturn err\n}}")
+                em.add(f"if err := v.{m.ref.name}.Validate(); err != nil {{\n\treturn err\n}}")
             continue
         if m.sensitive:
             continue
         checks.field(em, m, f"v.{g.design.go_name(m)}", mapper_pointer(m), m.label)
     _cross_field(g, em, t, package)
-    em.lines.append("return nil")
+    em.add("return nil")
     std.update(em.std)
     recv = f"{t.name}[{', '.join(params)}]" if params else t.name
     return ValidateView(f"v *{recv}", f"Validate checks a {t.name} and stops at the first violation.", em.lines)
@@ -95,7 +103,9 @@ def _cross_field(g: GoGen, em: Emitter, t: TypeDecl, package: str) -> None:
         members = [fields[n] for n in arg_strings(d) if n in fields]
         cmp, reason = CROSS_MESSAGES[d.name]
         names = " ".join(f.label for f in members)
-        counts = "".join(f"if v.{g.design.go_name(f)} != nil {{\n\tn++\n}}\n" for f in members)
-        em.std.add("errors")
-        message = go_string(f"{d.name} [{names}] - {reason}")
-        em.lines.append(f"{{\nn := 0\n{counts}if n {cmp} {{\n\treturn errors.New({message})\n}}\n}}")
+        em.open("")
+        em.add("n := 0")
+        for f in members:
+            em.add(f"if v.{g.design.go_name(f)} != nil {{\n\tn++\n}}")
+        em.fail(f"n {cmp}", f"{d.name} [{names}] - {reason}")
+        em.close()
