@@ -18,10 +18,12 @@ from kit_core.model import Decorator, ErrorDecl, Field, Literal, LiteralKind, Mi
 from kit_core.symbols import Kind, Package, Resolved, SymbolTable
 
 BINDINGS = ("body", "path", "query", "header", "cookie", "form")
-VALIDATORS = (
-    "length minLength maxLength pattern format gte gt lte lt range positive negative multipleOf "
-    "minItems maxItems uniqueItems maxSize mimeTypes"
-).split()
+VALIDATORS = frozenset(
+    (
+        "length minLength maxLength pattern format gte gt lte lt range positive negative multipleOf "
+        "minItems maxItems uniqueItems maxSize mimeTypes"
+    ).split()
+)
 NILABLE_PRIMITIVES = frozenset({"bytes", "any", "file"})
 
 
@@ -128,6 +130,7 @@ class GoDesign:
     _field_go_name: dict[int, str] = field(default_factory=dict)
     _resolved: dict[tuple[str, str | None, str, tuple[str, ...]], Resolved | None] = field(default_factory=dict)
     leaves: dict[tuple[int, str, tuple[str, ...]], Any] = field(default_factory=dict)  # needs.leaf_of
+    pointers: dict[int, bool] = field(default_factory=dict)  # TypeMapper.pointer, per field
 
     # ---------------------------------------------------------------- lookups
 

@@ -81,6 +81,7 @@ class Needs:
         self.types: list[tuple[TypeDecl, str]] = [
             (t, pkg.name) for pkg in design.packages() for t in pkg.types.values()
         ]
+        self._leaf_cache: dict[tuple[int, bool], list[Resolved | None]] = {}
         self._validate: set[int] = set()
         self._fill: set[int] = set()
         self._fixed_point(self._validate, self._direct_validate, self.leaf_validates)
@@ -116,29 +117,40 @@ class Needs:
 
     # ---------------------------------------------------------------- fixed points
 
-    def _fixed_point(self, found: set[int], direct: Direct, leaf_need: LeafNeed, mixins_only: bool = False) -> None:
-        found.update(id(t) for t, pkg in self.types if direct(t, pkg))
-        changed = True
-        while changed:
-            changed = False
-            for t, pkg in self.types:
-                if id(t) not in found and self._transitive(t, pkg, leaf_need, mixins_only):
-                    found.add(id(t))
-                    changed = True
-
-    def _transitive(self, t: TypeDecl, pkg: str, leaf_need: LeafNeed, mixins_only: bool) -> bool:
+    def _leaves(self, t: TypeDecl, pkg: str, mixins_only: bool) -> list[Resolved | None]:
+        """What a type's need depends on: its mixins and (unless mixins only) its fields' leaves."""
+        key = (id(t), mixins_only)
+        if key in self._leaf_cache:
+            return self._leaf_cache[key]
         params = tuple(p.name for p in t.params)
-        for m in t.mixins:
-            if leaf_need(self.design.resolve(m.ref, pkg, params)):
-                return True
-        if mixins_only:
-            return False
-        for f in self.design.fields_of(t, pkg):
-            if f.sensitive:
-                continue
-            if leaf_need(leaf_of(self.design, f.ref, pkg, params).resolved):
-                return True
-        return False
+        out = [self.design.resolve(m.ref, pkg, params) for m in t.mixins]
+        if not mixins_only:
+            out += [
+                leaf_of(self.design, f.ref, pkg, params).resolved
+                for f in self.design.fields_of(t, pkg)
+                if not f.sensitive
+            ]
+        self._leaf_cache[key] = out
+        return out
+
+    def _fixed_point(self, found: set[int], direct: Direct, leaf_need: LeafNeed, mixins_only: bool = False) -> None:
+        """Types needing a method: direct ones, those with a leaf that needs it statically (enum,
+        scalar, type parameter), then every user of a found type (a worklist over reverse edges)."""
+        users: dict[int, list[int]] = {}
+        for t, pkg in self.types:
+            if direct(t, pkg):
+                found.add(id(t))
+            for r in self._leaves(t, pkg, mixins_only):
+                if r is not None and r.kind is Kind.TYPE:
+                    users.setdefault(id(r.decl), []).append(id(t))
+                elif leaf_need(r):
+                    found.add(id(t))
+        work = list(found)
+        while work:
+            for user in users.get(work.pop(), ()):
+                if user not in found:
+                    found.add(user)
+                    work.append(user)
 
     def _direct_validate(self, t: TypeDecl, pkg: str) -> bool:
         if any(t.decorator(n) for n in CROSS_FIELD):

@@ -30,9 +30,11 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         autoescape=False,
+        auto_reload=False,  # templates ship with kit: no stat() per render
     )
     env.filters["gostr"] = go_string
     env.filters["comment"] = go_comment
+    env.filters["nest"] = nest
     return env
 
 
@@ -62,6 +64,14 @@ def go_string(value: str) -> str:
             out.append(ch)
     out.append('"')
     return "".join(out)
+
+
+def nest(stmt: str, depth: int = 1) -> str:
+    """Indent the lines after the first by ``depth`` tabs (the template indents the first)."""
+    if "\n" not in stmt:
+        return stmt
+    pad = "\t" * depth
+    return "\n".join(line if not line or i == 0 else pad + line for i, line in enumerate(stmt.split("\n")))
 
 
 def go_comment(text: str | None, indent: str = "") -> str:

@@ -113,9 +113,11 @@ class TypeMapper:
 
     def pointer(self, f: FieldFacts) -> bool:
         """Whether a field's Go type gets a `*`: optional, nullable or a required type parameter."""
-        if self.nilable(f.ref, f.owner_package, f.params):
-            return False
-        return f.optional or f.nullable or is_param(f)
+        cached = self.design.pointers.get(id(f.field))
+        if cached is None:
+            cached = not self.nilable(f.ref, f.owner_package, f.params) and (f.optional or f.nullable or is_param(f))
+            self.design.pointers[id(f.field)] = cached
+        return cached
 
     def field_type(self, f: FieldFacts) -> str:
         base = self.base(f.ref, f.owner_package, f.params)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from kit_core.generators.base import OutputFile, Owner
 from kit_core.generators.go.align import align
@@ -29,7 +29,8 @@ class MemberView:
 def aligned(members: list[MemberView]) -> list[MemberView]:
     """The members with their struct lines laid out as gofmt aligns them."""
     rows = [(bool(m.doc), [c for c in (m.name, m.type, m.tag) if c]) for m in members]
-    return [replace(m, line=line) for m, line in zip(members, align(rows), strict=True)]
+    lines = align(rows)
+    return [MemberView(m.doc, m.name, m.type, m.tag, line) for m, line in zip(members, lines, strict=True)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from kit_core import naming
-from kit_core.generators.go.design import FieldFacts
+from kit_core.generators.go.design import FieldFacts, go_name
 from kit_core.generators.go.gocontext import GoGen
 from kit_core.generators.go.needs import prefills
 from kit_core.generators.go.render import go_string
@@ -88,7 +87,7 @@ def literal(g: GoGen, mapper: TypeMapper, lit: Literal, ref: TypeRef, package: s
     r = g.design.resolve(ref, package, params)
     if lit.kind is LiteralKind.IDENT and r is not None and r.kind is Kind.ENUM:
         name = str(lit.value).rpartition(".")[2]
-        return mapper.qualify(naming.enum_const(r.name, name), r.package)
+        return mapper.qualify(r.name + go_name(name), r.package)  # naming.enum_const, memoised
     if lit.is_string:
         text = go_string(str(lit.value))
         return f"[]byte({text})" if _is_bytes(g, r) else text
