@@ -54,12 +54,14 @@ class FieldFacts:
     resolved: Resolved | None
     names: frozenset[str] = frozenset()  # names of the field's decorators
     explicit_binding: str | None = None
+    validators: tuple[Decorator, ...] = ()  # in written order
 
     @classmethod
     def make(cls, f: Field, package: str, params: tuple[str, ...], resolved: Resolved | None) -> FieldFacts:
         names = frozenset(d.name for d in f.decorators)
         binding = next((b for b in BINDINGS if b in names), None)
-        return cls(f, package, params, resolved, names, binding)
+        validators = tuple(d for d in f.decorators if d.name in VALIDATORS)
+        return cls(f, package, params, resolved, names, binding, validators)
 
     @property
     def name(self) -> str:
@@ -101,10 +103,6 @@ class FieldFacts:
     @property
     def label(self) -> str:
         return self.wire_name(self.explicit_binding)
-
-    @property
-    def validators(self) -> list[Decorator]:
-        return [d for d in self.field.decorators if d.name in VALIDATORS]
 
     @property
     def default(self) -> Literal | None:
