@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"strings"
 )
 
 // Event is the descriptor of one event contract whose payload is a T.
@@ -65,7 +67,7 @@ func (e Event[T]) Decode(data []byte) (*T, error) {
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	payload := new(T)
 	if err := dec.Decode(payload); err != nil {
-		return nil, e.fail(err)
+		return nil, e.fail(typeError(err))
 	}
 	if dec.More() {
 		return nil, e.fail(errTrailingData)
@@ -94,6 +96,56 @@ func (e Event[T]) Encode(payload *T) ([]byte, error) {
 
 func (e Event[T]) fail(err error) error {
 	return &PayloadError{Contract: e.contract, Err: err}
+}
+
+// typeError rewrites a JSON type mismatch as `<json path>: expected <type>, got <type>`
+// (path elements joined by ": "), the shape of the HTTP side's decode messages.
+func typeError(err error) error {
+	var ute *json.UnmarshalTypeError
+	if !errors.As(err, &ute) {
+		return err
+	}
+	path := "payload"
+	if ute.Field != "" {
+		path = strings.ReplaceAll(ute.Field, ".", ": ")
+	}
+	got, _, _ := strings.Cut(ute.Value, " ")
+	return fmt.Errorf("%s: expected %s, got %s", path, jsonType(ute.Type), jsonName(got))
+}
+
+func jsonType(t reflect.Type) string {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil {
+		return "value"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return "integer"
+	case reflect.Float32, reflect.Float64:
+		return "number"
+	case reflect.Slice, reflect.Array:
+		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
+			return "string"
+		}
+		return "array"
+	case reflect.Map, reflect.Struct:
+		return "object"
+	}
+	return "value"
+}
+
+func jsonName(got string) string {
+	if got == "bool" {
+		return "boolean"
+	}
+	return got
 }
 
 // filler is a payload type with required lists, maps or bytes (generated FillEmpty).

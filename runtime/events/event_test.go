@@ -64,9 +64,10 @@ func TestDecodeRefusesBadJSON(t *testing.T) {
 		``:                     "payload: required",
 		` null `:               "payload: required",
 		`{"id":`:               "unexpected EOF",
-		`{"qty":"x"}`:          "cannot unmarshal string",
+		`{"qty":"x"}`:          "qty: expected integer, got string",
+		`{"items":[1]}`:        "items: expected string, got number",
 		`{"qty":1} {"qty":2}`:  "unexpected data after the JSON value",
-		`[{"qty":1}]`:          "cannot unmarshal array",
+		`[{"qty":1}]`:          "payload: expected object, got array",
 		`{"id":"a","qty":1} x`: "unexpected data after the JSON value",
 	}
 	for in, want := range cases {
