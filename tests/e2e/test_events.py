@@ -102,8 +102,9 @@ def test_contracts_kind_writes_payload_types_and_events_only(tmp_path: Path) -> 
 
 @needs_go
 def test_generated_event_descriptors_decode_validate_and_default(showcase_built: Built) -> None:
-    out = run(["go", "test", "-count=1", "./internal/events/..."], showcase_built.root).stdout
-    assert "ok" in out and "example.com/showcase/internal/events/shop" in out
+    out = run(["go", "test", "-count=1", "./internal/events/...", "./internal/types/..."], showcase_built.root).stdout
+    assert "ok  \texample.com/showcase/internal/events/shop" in out
+    assert "ok  \texample.com/showcase/internal/types/shop" in out  # decoding with defaults, error bodies
 
 
 @needs_go

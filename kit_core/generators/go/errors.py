@@ -30,6 +30,7 @@ class ErrorView:
     json_body: bool  # at least one field travels in the JSON body
     fill: list[str]  # FillEmpty statements on the copy `b`
     headers: list[str]  # WriteResponseHeaders statements (receiver e)
+    unmarshal: bool  # the body embeds a type with UnmarshalJSON, which must not be promoted
 
 
 def generate(g: GoGen, pkg: Package) -> OutputFile | None:
@@ -60,6 +61,9 @@ def error_view(g: GoGen, imports: ImportSet, decl: ErrorDecl, package: str) -> E
     if headers:
         imports.std("net/http")
     fill = Filler(g.design, g.needs, mapper).statements(decl, package, recv="b") if json_body else []
+    unmarshal = any(_unmarshals(g, m, package) for m in decl.mixins)
+    if unmarshal:
+        imports.std("bytes")
     return ErrorView(
         name=decl.name,
         go_type=naming.error_go_type(decl.name),
@@ -72,4 +76,10 @@ def error_view(g: GoGen, imports: ImportSet, decl: ErrorDecl, package: str) -> E
         json_body=json_body,
         fill=fill,
         headers=headers,
+        unmarshal=unmarshal,
     )
+
+
+def _unmarshals(g: GoGen, m: Mixin, package: str) -> bool:
+    inner = g.design.type_decl(g.design.resolve(m.ref, package))
+    return inner is not None and g.needs.unmarshals(inner)
