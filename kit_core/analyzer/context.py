@@ -29,7 +29,8 @@ T = TypeVar("T")
 
 DepKey = tuple[str, str, str]
 """(namespace, package, name): "T" types/enums/scalars/errors, "S" services, "E" events,
-"M" middlewares (package "*"), "P" a whole package's existence."""
+"M" middlewares (package "*"), "P" a whole package's existence, "N" the set of names a
+package declares (name ""; package "*" for middlewares), read by "did you mean" hints."""
 
 
 class TrackingIndex(TypeIndex):

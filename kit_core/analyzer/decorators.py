@@ -8,9 +8,10 @@ middlewares, errors, schemes and fields are checked where those are known.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 
 from kit_core.analyzer.context import Ctx, related
-from kit_core.analyzer.walk import SiteNode, sites_of
+from kit_core.analyzer.walk import SiteNode, decl_sites, file_sites
 from kit_core.decorators import (
     EXTEND_ALLOWED,
     IDENT_ARGS,
@@ -22,7 +23,7 @@ from kit_core.decorators import (
     kind_accepts,
 )
 from kit_core.decorators.checks import literal_text
-from kit_core.model import Decorator, Literal, LiteralKind, ServiceDecl, SourceFile
+from kit_core.model import Decl, Decorator, Literal, LiteralKind, ServiceDecl, SourceFile
 
 KEYWORDS = frozenset(
     "package import type enum error scalar service extend middleware request response event payload map "
@@ -31,8 +32,22 @@ KEYWORDS = frozenset(
 
 
 def check_file(ctx: Ctx, file: SourceFile) -> None:
-    broken = _broken_ranges(file)
-    for node in sites_of(file):
+    check_header(ctx, file)
+    for decl in file.declarations:
+        check_decl(ctx, file, decl)
+
+
+def check_header(ctx: Ctx, file: SourceFile) -> None:
+    _check_sites(ctx, file_sites(file), _broken_ranges(file))
+
+
+def check_decl(ctx: Ctx, file: SourceFile, decl: Decl) -> None:
+    broken = _broken_ranges(file) if file.parse_diagnostics else []
+    _check_sites(ctx, decl_sites(decl), broken)
+
+
+def _check_sites(ctx: Ctx, nodes: Iterable[SiteNode], broken: list[tuple[int, int]]) -> None:
+    for node in nodes:
         seen: dict[str, Decorator] = {}
         for dec in node.decorators:
             spec = _known(ctx, dec, node)

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from kit_core.analyzer.context import Ctx, related
-from kit_core.model import EnumDecl, EnumValue, LiteralKind, SourceFile
+from kit_core.model import Decl, EnumDecl, EnumValue, LiteralKind, SourceFile
 from kit_core.naming import enum_const
 
 
 def check_file(ctx: Ctx, file: SourceFile) -> None:
     for decl in file.declarations:
-        if isinstance(decl, EnumDecl):
-            check_enum(ctx, decl)
+        check_decl(ctx, file, decl)
+
+
+def check_decl(ctx: Ctx, file: SourceFile, decl: Decl) -> None:
+    if isinstance(decl, EnumDecl):
+        check_enum(ctx, decl)
 
 
 def form(v: EnumValue) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from kit_core.analyzer.context import Ctx, related
 from kit_core.decorators import BINDINGS
-from kit_core.model import EventDecl, SourceFile
+from kit_core.model import Decl, EventDecl, SourceFile
 from kit_core.semantics.types import EffectiveField, TypeShape
 from kit_core.symbols import Kind
 
@@ -13,11 +13,13 @@ PAYLOAD_BINDINGS = BINDINGS - {"body"}
 
 
 def check_file(ctx: Ctx, file: SourceFile) -> None:
-    if file.package is None:
-        return
     for decl in file.declarations:
-        if isinstance(decl, EventDecl):
-            _event(ctx, decl, file.package)
+        check_decl(ctx, file, decl)
+
+
+def check_decl(ctx: Ctx, file: SourceFile, decl: Decl) -> None:
+    if file.package is not None and isinstance(decl, EventDecl):
+        _event(ctx, decl, file.package)
 
 
 def contract_of(decl: EventDecl, package: str) -> str:

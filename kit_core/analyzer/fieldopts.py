@@ -12,7 +12,7 @@ from kit_core.analyzer.context import Ctx, related
 from kit_core.analyzer.decorators import usable
 from kit_core.analyzer.validators import INT_RANGES, field_validators, scalar_validators
 from kit_core.decorators import BINDINGS, FORMATS, Site, flat_args, literal_text
-from kit_core.model import Decorator, EnumDecl, ErrorDecl, Field, Literal, LiteralKind, SourceFile, TypeDecl
+from kit_core.model import Decl, Decorator, EnumDecl, ErrorDecl, Field, Literal, LiteralKind, SourceFile, TypeDecl
 from kit_core.semantics.types import (
     COLLECTION_CLASSES,
     EffectiveField,
@@ -29,22 +29,24 @@ SIMPLE = frozenset(
 
 
 def check_file(ctx: Ctx, file: SourceFile) -> None:
-    if file.package is None:
-        return
     for decl in file.declarations:
-        if not isinstance(decl, TypeDecl | ErrorDecl):
-            continue
-        params = tuple(p.name for p in decl.params) if isinstance(decl, TypeDecl) else ()
-        site = Site.FIELD if isinstance(decl, TypeDecl) else Site.ERROR_FIELD
-        for f in decl.fields:
-            shape = ctx.shape(f.type, file.package, params)
-            decs = [d for d in f.decorators if usable(d, site) is not None]
-            _sensitive(ctx, decs, f)
-            _bindings(ctx, decs, f, shape)
-            _nullable(ctx, decs, shape)
-            _default(ctx, decs, f, shape, site)
-        if isinstance(decl, TypeDecl):
-            _cross_field(ctx, decl, file.package)
+        check_decl(ctx, file, decl)
+
+
+def check_decl(ctx: Ctx, file: SourceFile, decl: Decl) -> None:
+    if file.package is None or not isinstance(decl, TypeDecl | ErrorDecl):
+        return
+    params = tuple(p.name for p in decl.params) if isinstance(decl, TypeDecl) else ()
+    site = Site.FIELD if isinstance(decl, TypeDecl) else Site.ERROR_FIELD
+    for f in decl.fields:
+        shape = ctx.shape(f.type, file.package, params)
+        decs = [d for d in f.decorators if usable(d, site) is not None]
+        _sensitive(ctx, decs, f)
+        _bindings(ctx, decs, f, shape)
+        _nullable(ctx, decs, shape)
+        _default(ctx, decs, f, shape, site)
+    if isinstance(decl, TypeDecl):
+        _cross_field(ctx, decl, file.package)
 
 
 def _find(decs: Sequence[Decorator], name: str) -> Decorator | None:

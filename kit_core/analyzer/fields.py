@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from kit_core.analyzer.context import Ctx, related
-from kit_core.model import ErrorDecl, Field, Mixin, SourceFile, TypeDecl
+from kit_core.model import Decl, ErrorDecl, Field, Mixin, SourceFile, TypeDecl
 from kit_core.naming import go_name as _go_name
 from kit_core.semantics.types import EffectiveField, json_key
 from kit_core.symbols import Kind
@@ -34,15 +34,17 @@ _KIND_WORDS = {
 
 
 def check_file(ctx: Ctx, file: SourceFile) -> None:
-    if file.package is None:
-        return
     for decl in file.declarations:
-        if isinstance(decl, TypeDecl | ErrorDecl):
-            _own_fields(ctx, decl)
-            _mixins(ctx, decl, file.package)
-            fields = ctx.index.fields(decl, file.package)
-            _collisions(ctx, decl, fields)
-            _go_names(ctx, decl, fields)
+        check_decl(ctx, file, decl)
+
+
+def check_decl(ctx: Ctx, file: SourceFile, decl: Decl) -> None:
+    if file.package is not None and isinstance(decl, TypeDecl | ErrorDecl):
+        _own_fields(ctx, decl)
+        _mixins(ctx, decl, file.package)
+        fields = ctx.index.fields(decl, file.package)
+        _collisions(ctx, decl, fields)
+        _go_names(ctx, decl, fields)
 
 
 def _owner(decl: TypeDecl | ErrorDecl) -> str:

@@ -48,9 +48,17 @@ def suggestion(name: str) -> str:
 
 
 def check_file(ctx: Ctx, file: SourceFile) -> None:
-    _package_clause(ctx, file)
+    check_header(ctx, file)
     for decl in file.declarations:
-        _decl_name(ctx, decl)
+        check_decl(ctx, file, decl)
+
+
+def check_header(ctx: Ctx, file: SourceFile) -> None:
+    _package_clause(ctx, file)
+
+
+def check_decl(ctx: Ctx, file: SourceFile, decl: Decl) -> None:
+    _decl_name(ctx, decl)
 
 
 def _package_clause(ctx: Ctx, file: SourceFile) -> None:

@@ -4,15 +4,16 @@ document is written. Also the basePath format warning."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 
 import yaml
 
 from kit_core.analyzer.context import Ctx
 from kit_core.analyzer.decorators import usable
-from kit_core.analyzer.walk import sites_of
+from kit_core.analyzer.walk import SiteNode, decl_sites, file_sites
 from kit_core.decorators import flat_args, literal_text
-from kit_core.model import SourceFile
+from kit_core.model import Decl, SourceFile
 from kit_core.source import Span, file_span
 
 SCHEME_TYPES = ("http", "apiKey", "oauth2", "openIdConnect", "mutualTLS")
@@ -25,10 +26,24 @@ _FLOW_URLS = {
 
 
 def check_file(ctx: Ctx, file: SourceFile) -> None:
+    check_header(ctx, file)
+    for decl in file.declarations:
+        check_decl(ctx, file, decl)
+
+
+def check_header(ctx: Ctx, file: SourceFile) -> None:
+    _check_sites(ctx, file_sites(file))
+
+
+def check_decl(ctx: Ctx, file: SourceFile, decl: Decl) -> None:
+    _check_sites(ctx, decl_sites(decl))
+
+
+def _check_sites(ctx: Ctx, nodes: Iterable[SiteNode]) -> None:
     schemes = ctx.schemes
     if schemes is None:
         return
-    for node in sites_of(file):
+    for node in nodes:
         for d in node.decorators:
             if d.name != "security" or usable(d, node.site) is None:
                 continue

@@ -4,21 +4,36 @@ extends, method file names, name clashes in one directory, groups (rule 13), ope
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 
 from kit_core.analyzer.context import Ctx, related
 from kit_core.analyzer.decorators import usable
-from kit_core.analyzer.walk import sites_of
+from kit_core.analyzer.walk import SiteNode, decl_sites, file_sites
 from kit_core.decorators import flat_args, literal_text
-from kit_core.model import Decorator, ServiceDecl, SourceFile
+from kit_core.model import Decl, Decorator, ServiceDecl, SourceFile
 from kit_core.naming import go_file_is_special
 from kit_core.semantics.http import MethodInfo
 from kit_core.source import Span
 
 
 def check_file(ctx: Ctx, file: SourceFile) -> None:
+    check_header(ctx, file)
+    for decl in file.declarations:
+        check_decl(ctx, file, decl)
+
+
+def check_header(ctx: Ctx, file: SourceFile) -> None:
+    _check_sites(ctx, file, file_sites(file))
+
+
+def check_decl(ctx: Ctx, file: SourceFile, decl: Decl) -> None:
+    _check_sites(ctx, file, decl_sites(decl))
+
+
+def _check_sites(ctx: Ctx, file: SourceFile, nodes: Iterable[SiteNode]) -> None:
     if file.package is None:
         return
-    for node in sites_of(file):
+    for node in nodes:
         for d in node.decorators:
             if d.name == "middlewares" and usable(d, node.site):
                 _middlewares(ctx, d)
@@ -31,6 +46,7 @@ def _middlewares(ctx: Ctx, d: Decorator) -> None:
         name = literal_text(lit)
         ctx.dep("M", "*", name)
         if ctx.symbols.middleware(name) is None:
+            ctx.dep("N", "*", "")  # the hint reads every middleware name
             known = [m for p in ctx.symbols.packages.values() for m in p.middlewares]
             close = difflib.get_close_matches(name, known, n=1, cutoff=0.7)
             hint = f" - did you mean {close[0]}?" if close else " - declare it with `middleware " + name + "`"

@@ -1,9 +1,12 @@
 """The analysis pipeline and its incremental session.
 
-Rules come in two kinds. File rules (`check_file`) look at one file and record every
-name they look up; their diagnostics are cached per file and reused until the file, or a
-declaration they looked up, changes. Design rules (`check_design`) compare things across
-files (duplicates, routes, groups, contracts, cycles) and run on every analysis.
+Rules come in two kinds. File rules look at one file: at its header (`check_header`:
+package clause, file decorators) and at each declaration on its own (`check_decl`),
+recording every name they look up. Their diagnostics are cached per declaration and
+reused until a declaration they looked up changes; an edited file keeps the results of
+its declarations whose text did not change (shifted to where the edit moved them).
+Design rules (`check_design`) compare things across files (duplicates, routes, groups,
+contracts, cycles) and run on every analysis.
 """
 
 from __future__ import annotations
@@ -30,25 +33,31 @@ from kit_core.analyzer import (
 )
 from kit_core.analyzer.context import Ctx, DepKey
 from kit_core.analyzer.summary import FileSummary
-from kit_core.diagnostics import Diagnostic, make
+from kit_core.diagnostics import Diagnostic, Fix, Related, make
 from kit_core.gcpause import paused_gc
 from kit_core.model import (
     Decl,
+    EnumDecl,
+    ErrorDecl,
     EventDecl,
     Method,
     MiddlewareDecl,
+    ScalarDecl,
     ServiceDecl,
     SourceFile,
+    TypeDecl,
 )
 from kit_core.semantics.http import HttpModel, MethodInfo
 from kit_core.semantics.types import TypeIndex
-from kit_core.source import file_span
+from kit_core.source import Span, file_span
 from kit_core.symbols import SymbolTable
 
 if TYPE_CHECKING:
     from kit_core.manifest import Manifest
 
 FileRule = Callable[[Ctx, SourceFile], None]
+HeaderRule = Callable[[Ctx, SourceFile], None]
+DeclRule = Callable[[Ctx, SourceFile, Decl], None]
 
 FILE_RULES: tuple[tuple[str, FileRule], ...] = (
     ("names", names.check_file),
@@ -62,6 +71,33 @@ FILE_RULES: tuple[tuple[str, FileRule], ...] = (
     ("events", events.check_file),
     ("security", security.check_file),
 )
+
+HEADER_RULES: tuple[tuple[str, HeaderRule], ...] = (
+    ("names", names.check_header),
+    ("decorators", decorators.check_header),
+    ("services", services.check_header),
+    ("security", security.check_header),
+)
+
+_ALL = (TypeDecl, EnumDecl, ScalarDecl, ErrorDecl, MiddlewareDecl, ServiceDecl, EventDecl)
+
+DECL_RULES: tuple[tuple[str, DeclRule, tuple[type, ...]], ...] = (
+    ("names", names.check_decl, _ALL),
+    ("decorators", decorators.check_decl, _ALL),
+    ("types", types.check_decl, (TypeDecl, ScalarDecl, ErrorDecl, ServiceDecl, EventDecl)),
+    ("fields", fields.check_decl, (TypeDecl, ErrorDecl)),
+    ("validators", validators.check_decl, (TypeDecl, ErrorDecl, ScalarDecl)),
+    ("field options", fieldopts.check_decl, (TypeDecl, ErrorDecl)),
+    ("enums", enums.check_decl, (EnumDecl,)),
+    ("services", services.check_decl, _ALL),
+    ("events", events.check_decl, (EventDecl,)),
+    ("security", security.check_decl, _ALL),
+)
+"""Per-declaration rules with the declaration kinds they look at."""
+
+_RULES_FOR: dict[type, tuple[tuple[str, DeclRule], ...]] = {
+    kind: tuple((name, rule) for name, rule, kinds in DECL_RULES if kind in kinds) for kind in _ALL
+}
 
 DESIGN_RULES: tuple[tuple[str, Callable[[Ctx, list[SourceFile]], None]], ...] = (
     ("names", lambda ctx, _: names.check_design(ctx)),
@@ -99,10 +135,28 @@ class Analysis:
         return tuple(d for d in self.diagnostics if d.span.path == path)
 
 
-@dataclass
-class _Cached:
+@dataclass(slots=True)
+class _Entry:
+    """The file rules' result for one declaration (or for a file's header)."""
+
     diagnostics: tuple[Diagnostic, ...]
     deps: frozenset[DepKey]
+
+    def shifted(self, dbyte: int, dline: int) -> _Entry:
+        if not dbyte and not dline:
+            return self
+        return _Entry(tuple(_shift_diagnostic(d, dbyte, dline) for d in self.diagnostics), self.deps)
+
+
+@dataclass(slots=True)
+class _FileResults:
+    """The cached file-rule results of one file object: its header's and, in declaration
+    order, each declaration's (None: not computed yet, or dropped by an edit elsewhere)."""
+
+    file: SourceFile
+    header: _Entry | None
+    decls: list[_Entry | None]
+    result: tuple[Diagnostic, ...] | None = None  # all of the above, while complete
 
 
 def _run_rule(ctx: Ctx, name: str, rule: Callable[[], None], where: str) -> None:
@@ -136,6 +190,83 @@ def _key(decl: Decl, package: str) -> DepKey:
     return ("T", package, decl.name)
 
 
+def _names_key(key: DepKey) -> DepKey:
+    """The "set of names" key a declaration's key belongs to."""
+    return ("N", "*" if key[0] == "M" else key[1], "")
+
+
+def _content_keys(file: SourceFile) -> list[object] | None:
+    """For each declaration, what its file-rule results depend on within the file: its
+    kind, its text, where its first line starts (columns), its comments and the syntax
+    errors inside it. Two declarations with equal keys lower to the same model up to a
+    shift of bytes and lines. None when the text cannot be mapped back to the bytes."""
+    source = file.source
+    if "\ufffd" in source:
+        return None
+    data = source.encode("utf-8", "surrogatepass") if not source.isascii() else source.encode("ascii")
+    broken = [
+        (d.span.start_byte, d.span.end_byte, d.message)  # type: ignore[attr-defined]
+        for d in file.parse_diagnostics
+        if getattr(d, "span", None) is not None
+    ]
+    keys: list[object] = []
+    for decl in file.declarations:
+        span, trivia = decl.span, decl.trivia
+        start, end = span.start_byte, span.end_byte
+        inside = tuple((a - start, b - start, m) for a, b, m in broken if a <= end and b >= start) if broken else ()
+        comments = (
+            (tuple(c.text for c in trivia.doc), trivia.trailing.text if trivia.trailing else None)
+            if trivia.doc or trivia.trailing
+            else None
+        )
+        keys.append((type(decl), data[start:end], span.start_col, span.start_col16, inside, comments))
+    return keys
+
+
+def _within(span: Span, path: str, start: int, end: int) -> bool:
+    return span.path == path and start <= span.start_byte and span.end_byte <= end
+
+
+def _located_inside(diags: Sequence[Diagnostic], path: str, start: int, end: int) -> bool:
+    """Whether every place the diagnostics name lies in [start, end) of the file (then they
+    move with the declaration and nothing else's position is in them)."""
+    for d in diags:
+        if not _within(d.span, path, start, end):
+            return False
+        for r in d.related:
+            if not _within(r.span, path, start, end):
+                return False
+        for fx in d.fixes:
+            if not _within(fx.span, path, start, end):
+                return False
+    return True
+
+
+def _shift_span(span: Span, dbyte: int, dline: int) -> Span:
+    return Span(
+        span.path,
+        span.start_byte + dbyte,
+        span.end_byte + dbyte,
+        span.start_line + dline,
+        span.start_col,
+        span.end_line + dline,
+        span.end_col,
+        span.start_col16,
+        span.end_col16,
+    )
+
+
+def _shift_diagnostic(d: Diagnostic, dbyte: int, dline: int) -> Diagnostic:
+    return Diagnostic(
+        d.code,
+        d.severity,
+        d.message,
+        _shift_span(d.span, dbyte, dline),
+        tuple(Related(_shift_span(r.span, dbyte, dline), r.message) for r in d.related),
+        tuple(Fix(f.title, _shift_span(f.span, dbyte, dline), f.new_text) for f in d.fixes),
+    )
+
+
 class Analyzer:
     """An incremental analysis session (the language server keeps one per design).
 
@@ -148,7 +279,7 @@ class Analyzer:
     def __init__(self, manifest: Manifest | None = None) -> None:
         self._manifest = manifest
         self._files: dict[str, SourceFile] = {}
-        self._cache: dict[str, _Cached] = {}
+        self._results: dict[str, _FileResults] = {}
         self._summaries: dict[str, tuple[SourceFile, FileSummary]] = {}
         self._methods: dict[int, tuple[Method, MethodInfo, frozenset[DepKey]]] = {}
         self._reusable: dict[object, tuple[tuple[object, ...], tuple[Diagnostic, ...]]] = {}
@@ -160,14 +291,14 @@ class Analyzer:
 
     def set_manifest(self, manifest: Manifest | None) -> Analysis:
         self._manifest = manifest
-        self._cache.clear()
+        self._results.clear()
         self._methods.clear()
         self._reusable.clear()
         return self._analyze()
 
     def update_all(self, files: Iterable[SourceFile]) -> Analysis:
         self._files = {f.path: f for f in files}
-        self._cache.clear()
+        self._results.clear()
         self._methods.clear()
         self._reusable.clear()
         return self._analyze()
@@ -211,22 +342,32 @@ class Analyzer:
     # ------------------------------------------------------------------ internals
 
     def _invalidate(self, old: SourceFile | None, new: SourceFile | None, packages_changed: bool) -> None:
-        """Drop the cached results an edit (old -> new; None: added or removed) can change."""
-        path = (new or old).path  # type: ignore[union-attr]
-        self._cache.pop(path, None)
+        """Drop the cached results an edit (old -> new; None: added or removed) can change.
+
+        A declaration's results are dropped when a declaration it looked up changed its
+        text (or appeared, or went away); results naming places outside their own
+        declaration are never kept, so a declaration that only moved changes nothing
+        for others. Method infos hold places of other declarations: they are dropped
+        when one of those moved too."""
+        if new is None:
+            self._results.pop(old.path, None)  # type: ignore[union-attr]
         moved = old is not None and new is not None and old.package != new.package
         if packages_changed or moved:  # references anywhere may resolve differently
-            self._cache.clear()
+            self._results.clear()
             self._methods.clear()
             return
         before = _decl_keys(old) if old is not None else set()
         after = _decl_keys(new) if new is not None else set()
-        changed = {k for k, _, _ in before ^ after}
-        if not changed:
+        if before == after:
             return
-        for other in [p for p, c in self._cache.items() if c.deps & changed]:
-            del self._cache[other]
-        for key in [k for k, (_, _, deps) in self._methods.items() if deps & changed]:
+        moved_or_changed = {k for k, _, _ in before ^ after}
+        changed = {k for k, _ in {(k, b) for k, b, _ in before} ^ {(k, b) for k, b, _ in after}}
+        names = {k for k, _, _ in before} ^ {k for k, _, _ in after}
+        changed |= {_names_key(k) for k in names}
+        if changed:
+            for results in self._results.values():
+                _drop(results, changed)
+        for key in [k for k, (_, _, deps) in self._methods.items() if not deps.isdisjoint(moved_or_changed)]:
             del self._methods[key]
 
     def _analyze(self) -> Analysis:
@@ -281,17 +422,111 @@ class Analyzer:
         return table
 
     def _file(self, ctx: Ctx, f: SourceFile) -> tuple[Diagnostic, ...]:
-        cached = self._cache.get(f.path)
-        if cached is not None:
-            return cached.diagnostics
-        ctx.diags = []
-        with ctx.tracking() as deps:
-            for name, rule in FILE_RULES:
-                _run_rule(ctx, name, partial(rule, ctx, f), f.path)
-        result = tuple(ctx.diags)
-        ctx.diags = []
-        self._cache[f.path] = _Cached(result, frozenset(deps))
+        results = self._results.get(f.path)
+        if results is None or results.file is not f:
+            results = self._results[f.path] = _carried(results, f)
+        elif results.result is not None:
+            return results.result
+        complete = True
+        out: list[Diagnostic] = []
+        if results.header is None:
+            entry = _run_header(ctx, f)
+            if _located_inside(entry.diagnostics, f.path, 0, 1 << 62):
+                results.header = entry
+            else:
+                complete = False
+        else:
+            entry = results.header
+        out.extend(entry.diagnostics)
+        entries = results.decls
+        for i, decl in enumerate(f.declarations):
+            cached = entries[i]
+            if cached is None:
+                cached = _run_decl(ctx, f, decl)
+                if _located_inside(cached.diagnostics, f.path, decl.span.start_byte, decl.span.end_byte):
+                    entries[i] = cached
+                else:
+                    complete = False
+            out.extend(cached.diagnostics)
+        result = tuple(out)
+        results.result = result if complete else None
         return result
+
+
+def _drop(results: _FileResults, changed: set[DepKey]) -> None:
+    """Forget the results that looked up one of ``changed``."""
+    if results.header is not None and not results.header.deps.isdisjoint(changed):
+        results.header = None
+        results.result = None
+    entries = results.decls
+    for i, entry in enumerate(entries):
+        if entry is not None and not entry.deps.isdisjoint(changed):
+            entries[i] = None
+            results.result = None
+
+
+def _carried(previous: _FileResults | None, f: SourceFile) -> _FileResults:
+    """Fresh results for a new version of a file, keeping those of the declarations whose
+    text (and comments, and syntax errors) did not change, shifted to their new place."""
+    entries: list[_Entry | None] = [None] * len(f.declarations)
+    if previous is None or not any(e is not None for e in previous.decls):
+        return _FileResults(f, None, entries)
+    old = previous.file
+    old_keys = _content_keys(old)
+    new_keys = _content_keys(f) if old_keys is not None else None
+    if old_keys is None or new_keys is None:
+        return _FileResults(f, None, entries)
+    pool: dict[object, list[tuple[_Entry, Decl]]] = {}
+    for key, decl, entry in zip(old_keys, old.declarations, previous.decls, strict=True):
+        if entry is not None:
+            pool.setdefault(key, []).append((entry, decl))
+    for i, (key, decl) in enumerate(zip(new_keys, f.declarations, strict=True)):
+        candidates = pool.get(key)
+        if candidates:
+            entry, was = candidates.pop(0)
+            entries[i] = entry.shifted(
+                decl.span.start_byte - was.span.start_byte, decl.span.start_line - was.span.start_line
+            )
+    return _FileResults(f, None, entries)
+
+
+def _run_header(ctx: Ctx, f: SourceFile) -> _Entry:
+    ctx.diags = []
+    deps: set[DepKey] = set()
+    ctx.deps, ctx.index.recording = deps, deps
+    try:
+        for name, rule in HEADER_RULES:
+            _run_rule(ctx, name, partial(rule, ctx, f), f.path)
+    finally:
+        ctx.deps, ctx.index.recording = None, None
+    result = tuple(ctx.diags)
+    ctx.diags = []
+    return _Entry(result, frozenset(deps))
+
+
+def _run_decl(ctx: Ctx, f: SourceFile, decl: Decl) -> _Entry:
+    """The file rules on one declaration, recording what they look up."""
+    diags: list[Diagnostic] = []
+    deps: set[DepKey] = set()
+    ctx.diags = diags
+    ctx.deps, ctx.index.recording = deps, deps
+    try:
+        for name, rule in _RULES_FOR[type(decl)]:
+            try:
+                rule(ctx, f, decl)
+            except Exception as exc:  # noqa: BLE001 - the analyzer must never raise on a design
+                diags.append(
+                    make(
+                        "internal/analyzer-error",
+                        file_span(f.path),
+                        rule=name,
+                        error=f"{type(exc).__name__}: {exc}",
+                    )
+                )
+    finally:
+        ctx.deps, ctx.index.recording = None, None
+        ctx.diags = []
+    return _Entry(tuple(diags), frozenset(deps))
 
 
 def _without_cascades(diags: list[Diagnostic], files: Sequence[SourceFile]) -> list[Diagnostic]:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import difflib
 
 from kit_core.analyzer.context import Ctx, related
-from kit_core.analyzer.walk import RefSite, refs_of
+from kit_core.analyzer.walk import RefSite, decl_refs
 from kit_core.analyzer.walk import walk_ref as _walk
 from kit_core.model import (
+    Decl,
     SourceFile,
     TypeDecl,
     TypeRef,
@@ -29,16 +30,21 @@ _KIND_WORDS = {
 
 
 def check_file(ctx: Ctx, file: SourceFile) -> None:
-    for site in refs_of(file):
-        if site.role == "scalar":
-            _scalar(ctx, site)
-        else:
-            _ref(ctx, site, site.ref, top=True)
-        if isinstance(site.decl, TypeDecl) and site.decl.params:
-            _instantiation_cycle(ctx, site.decl, site.ref)
     for decl in file.declarations:
-        if isinstance(decl, TypeDecl):
-            _param_duplicates(ctx, decl)
+        check_decl(ctx, file, decl)
+
+
+def check_decl(ctx: Ctx, file: SourceFile, decl: Decl) -> None:
+    if file.package is not None:
+        for site in decl_refs(decl, file.package):
+            if site.role == "scalar":
+                _scalar(ctx, site)
+            else:
+                _ref(ctx, site, site.ref, top=True)
+            if isinstance(site.decl, TypeDecl) and site.decl.params:
+                _instantiation_cycle(ctx, site.decl, site.ref)
+    if isinstance(decl, TypeDecl):
+        _param_duplicates(ctx, decl)
 
 
 def _param_duplicates(ctx: Ctx, decl: TypeDecl) -> None:
@@ -95,6 +101,7 @@ def _unresolved(ctx: Ctx, site: RefSite, ref: TypeRef) -> None:
         ctx.report("ref/unknown-package", ref.name_span, package=ref.package, name=ref.qualified)
         return
     pkg = ctx.symbols.packages.get(ref.package or site.package)
+    ctx.dep("N", ref.package or site.package, "")  # the hint reads every name of the package
     names = list(pkg.types) + list(pkg.enums) + list(pkg.scalars) + list(pkg.errors) if pkg else []
     if ref.package is None:
         names += sorted(PRIMITIVES)

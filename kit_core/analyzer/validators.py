@@ -12,6 +12,7 @@ from kit_core.analyzer.context import Ctx
 from kit_core.analyzer.decorators import usable
 from kit_core.decorators import REGISTRY, Family, Site
 from kit_core.model import (
+    Decl,
     Decorator,
     ErrorDecl,
     Field,
@@ -60,18 +61,22 @@ _FAMILY_WORDS = {
 
 
 def check_file(ctx: Ctx, file: SourceFile) -> None:
+    for decl in file.declarations:
+        check_decl(ctx, file, decl)
+
+
+def check_decl(ctx: Ctx, file: SourceFile, decl: Decl) -> None:
     if file.package is None:
         return
-    for decl in file.declarations:
-        if isinstance(decl, TypeDecl | ErrorDecl):
-            params = tuple(p.name for p in decl.params) if isinstance(decl, TypeDecl) else ()
-            site = Site.FIELD if isinstance(decl, TypeDecl) else Site.ERROR_FIELD
-            for f in decl.fields:
-                shape = ctx.shape(f.type, file.package, params)
-                check_field(ctx, f.decorators, shape, site, f)
-        elif isinstance(decl, ScalarDecl):
-            shape = ctx.shape(decl.primitive, file.package)
-            check_field(ctx, decl.decorators, shape, Site.SCALAR, None)
+    if isinstance(decl, TypeDecl | ErrorDecl):
+        params = tuple(p.name for p in decl.params) if isinstance(decl, TypeDecl) else ()
+        site = Site.FIELD if isinstance(decl, TypeDecl) else Site.ERROR_FIELD
+        for f in decl.fields:
+            shape = ctx.shape(f.type, file.package, params)
+            check_field(ctx, f.decorators, shape, site, f)
+    elif isinstance(decl, ScalarDecl):
+        shape = ctx.shape(decl.primitive, file.package)
+        check_field(ctx, decl.decorators, shape, Site.SCALAR, None)
 
 
 def field_validators(decorators: Sequence[Decorator], site: Site) -> list[Decorator]:

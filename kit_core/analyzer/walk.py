@@ -59,12 +59,22 @@ def decl_site(decl: Decl) -> Site:
 
 
 def sites_of(file: SourceFile) -> Iterator[SiteNode]:
+    yield from file_sites(file)
+    for decl in file.declarations:
+        yield from decl_sites(decl)
+
+
+def file_sites(file: SourceFile) -> Iterator[SiteNode]:
+    """The file's own decorators (above `package`), if any."""
     if file.decorators:
         span = file.package_span or file.decorators[0].span
         yield SiteNode(Site.FILE, file.decorators, span)
-    for decl in file.declarations:
-        yield SiteNode(decl_site(decl), decl.decorators, decl.name_span, decl, decl)
-        yield from _members(decl)
+
+
+def decl_sites(decl: Decl) -> Iterator[SiteNode]:
+    """A declaration and its members (fields, enum values, methods)."""
+    yield SiteNode(decl_site(decl), decl.decorators, decl.name_span, decl, decl)
+    yield from _members(decl)
 
 
 def _members(decl: Decl) -> Iterator[SiteNode]:
@@ -104,23 +114,28 @@ def refs_of(file: SourceFile) -> Iterator[RefSite]:
     if pkg is None:
         return
     for decl in file.declarations:
+        yield from decl_refs(decl, pkg)
+
+
+def decl_refs(decl: Decl, pkg: str) -> Iterator[RefSite]:
+    """The type references written in one declaration of package ``pkg``."""
+    if isinstance(decl, TypeDecl | ErrorDecl):
         params = tuple(p.name for p in decl.params) if isinstance(decl, TypeDecl) else ()
-        if isinstance(decl, TypeDecl | ErrorDecl):
-            for m in decl.members:
-                if isinstance(m, Field):
-                    yield RefSite(m.type, pkg, params, decl, "field")
-                else:
-                    yield RefSite(m.ref, pkg, params, decl, "mixin")
-        elif isinstance(decl, ScalarDecl):
-            yield RefSite(decl.primitive, pkg, (), decl, "scalar")
-        elif isinstance(decl, ServiceDecl):
-            for method in decl.methods:
-                if method.request:
-                    yield RefSite(method.request, pkg, (), decl, "request")
-                if method.response:
-                    yield RefSite(method.response, pkg, (), decl, "response")
-        elif isinstance(decl, EventDecl) and decl.payload:
-            yield RefSite(decl.payload, pkg, (), decl, "payload")
+        for m in decl.members:
+            if isinstance(m, Field):
+                yield RefSite(m.type, pkg, params, decl, "field")
+            else:
+                yield RefSite(m.ref, pkg, params, decl, "mixin")
+    elif isinstance(decl, ScalarDecl):
+        yield RefSite(decl.primitive, pkg, (), decl, "scalar")
+    elif isinstance(decl, ServiceDecl):
+        for method in decl.methods:
+            if method.request:
+                yield RefSite(method.request, pkg, (), decl, "request")
+            if method.response:
+                yield RefSite(method.response, pkg, (), decl, "response")
+    elif isinstance(decl, EventDecl) and decl.payload:
+        yield RefSite(decl.payload, pkg, (), decl, "payload")
 
 
 def walk_ref(ref: TypeRef) -> Iterator[TypeRef]:
