@@ -56,15 +56,17 @@ func (e Event[T]) Validate(payload *T) error {
 	return nil
 }
 
-// Decode reads a JSON payload and validates it. Unknown object members are ignored, so a
-// consumer keeps reading the payloads of a producer that added optional fields; a null
-// payload, malformed JSON or data after the JSON value is refused.
+// Decode reads a JSON payload and validates it. Decoding is strict, like the HTTP side's
+// default codec and the generated UnmarshalJSON of types with @default fields: an unknown
+// member, a null payload, malformed JSON or data after the JSON value is refused (a
+// contract that changes shape is a new contract or version).
 func (e Event[T]) Decode(data []byte) (*T, error) {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
 		return nil, e.fail(errNilPayload)
 	}
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.DisallowUnknownFields()
 	payload := new(T)
 	if err := dec.Decode(payload); err != nil {
 		return nil, e.fail(typeError(err))
