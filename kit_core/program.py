@@ -235,7 +235,7 @@ def generate(design: Design, analysis: Any, targets: Iterable[str] = TARGETS) ->
     chosen = set(targets)
     files: list[OutputFile] = []
     notices: list[Notice] = []
-    if "docs" in chosen:
+    if "docs" in chosen and design.manifest.output.kind != "contracts":  # contracts: payloads and events only
         from kit_core.generators import openapi
 
         files.extend(openapi.generate(ctx))
