@@ -1,7 +1,10 @@
 """Syntax tree -> typed model (`kit_core.model`), with the parse diagnostics.
 
 Entry points: :func:`parse_file` (text in, ``SourceFile`` out), :func:`parse_with_tree`
-(also returns the tree, for incremental reparsing) and :func:`lower_tree`.
+(also returns the tree, for incremental reparsing) and :func:`lower_tree`. Passing the
+same :class:`Reuse` to successive ``lower_tree`` calls of one edited file lowers only the
+declarations whose text changed: the others are taken from the previous lowering (moved
+by the lines and bytes the edit added or removed; see :class:`Reuse`).
 
 The grammar is permissive (see grammar/grammar.js); this module applies the rules that
 need lines or values: decorator placement (dsl-facts §2.11), literal checks (§1.2),
@@ -48,11 +51,13 @@ from kit_core.model import (
     TypeParam,
     TypeRef,
 )
+from kit_core.shift import Shift
 from kit_core.source import LineIndex, Span
 
 __all__ = [
     "ERROR_CATEGORIES",
     "KEYWORDS",
+    "Reuse",
     "lower_tree",
     "parse_file",
     "parse_with_tree",
@@ -117,10 +122,43 @@ def parse_with_tree(path: str, source: str | bytes, old_tree: Tree | None = None
     return lower_tree(path, data, tree), tree
 
 
-def lower_tree(path: str, source: str | bytes, tree: Tree) -> SourceFile:
-    """Lower a tree parsed from ``source`` into a ``SourceFile``."""
+def lower_tree(path: str, source: str | bytes, tree: Tree, reuse: Reuse | None = None) -> SourceFile:
+    """Lower a tree parsed from ``source`` into a ``SourceFile``.
+
+    With ``reuse`` (kept by the caller across the versions of one file), declarations
+    lowered last time from the same text are reused instead of lowered again."""
     with paused_gc():
-        return _Lowerer(path, _encode(source), tree).lower()
+        return _Lowerer(path, _encode(source), tree, reuse).lower()
+
+
+class _Unit:
+    """One lowered top-level declaration, as :class:`Reuse` keeps it."""
+
+    __slots__ = ("start", "line", "decl", "diags")
+
+    def __init__(self, start: int, line: int, decl: Decl, diags: tuple[Diagnostic, ...]) -> None:
+        self.start = start  # byte where the unit's first line starts
+        self.line = line  # that line
+        self.decl = decl
+        self.diags = diags  # what lowering the declaration itself reported
+
+
+class Reuse:
+    """What one lowering of a file leaves for lowering the next version of its text.
+
+    A top-level declaration is taken over when the whole lines it covers - from its doc
+    comment (or first decorator) down to the end of its last line, trailing comment
+    included - are byte for byte those of a declaration lowered last time, and it parsed
+    without error: lowering is then bound to give the same model, only moved by whole
+    lines (unchanged columns). Declarations sharing a line with other items, holding a
+    syntax error or handing decorators on to the next declaration are always lowered.
+    """
+
+    __slots__ = ("path", "units")
+
+    def __init__(self) -> None:
+        self.path: str | None = None
+        self.units: dict[bytes, list[_Unit]] = {}
 
 
 def _encode(source: str | bytes) -> bytes:
@@ -137,6 +175,15 @@ class _Comments:
         self._starts = [c.span.start_byte for c in comments]
         self._own_line = {c.span.start_line: c for c, own in zip(comments, full_line, strict=True) if own}
         self._trailing = {c.span.start_line: c for c, own in zip(comments, full_line, strict=True) if not own}
+
+    def doc_start(self, line: int) -> int:
+        """The first line of the doc run :meth:`doc_above` would take (``line`` if none)."""
+        while line - 1 in self._own_line:
+            line -= 1
+        return line
+
+    def own_line(self, line: int) -> Comment:
+        return self._own_line[line]
 
     def doc_above(self, line: int) -> tuple[Comment, ...]:
         """Take the contiguous run of own-line comments ending on the line above ``line``."""
@@ -163,10 +210,13 @@ class _Comments:
 
 
 class _Lowerer:
-    def __init__(self, path: str, src: bytes, tree: Tree) -> None:
+    def __init__(self, path: str, src: bytes, tree: Tree, reuse: Reuse | None = None) -> None:
         self.path = path
         self.src = src
         self.tree = tree
+        self.reuse = reuse
+        self.previous = reuse.units if reuse is not None and reuse.path == path else {}
+        self.units: dict[bytes, list[_Unit]] = {}
         self.ascii = src.isascii()
         self._index: LineIndex | None = None  # built only for offsets that are not node ends
         self.diags: list[Diagnostic] = []
@@ -306,6 +356,8 @@ class _Lowerer:
         state = _FileState()
         for child in root.named_children:
             self._lower_item(child, state)
+        if self.reuse is not None:
+            self.reuse.path, self.reuse.units = self.path, self.units
         for dec_node, _ in state.pending:
             self.syntax_error(
                 dec_node,
@@ -334,11 +386,70 @@ class _Lowerer:
         elif kind == "import_declaration":
             self._import(node, state)
         elif kind in _DECLARATION_KINDS:
-            state.decls.append(self._declaration(node, state))
+            if self.reuse is not None:
+                state.decls.append(self._reused_declaration(node, state))
+            else:
+                state.decls.append(self._declaration(node, state))
             state.last_end_line = node.end_point.row
             if kind == "scalar_declaration":
-                state.pending.extend(state.carried)
+                if state.carried:
+                    state.pending.extend(state.carried)
+                    state.carried_pending = True
                 state.carried = []
+
+    def _reused_declaration(self, node: Node, state: _FileState) -> Decl:
+        """A declaration taken from the previous lowering when its lines are unchanged
+        (see `Reuse`), else lowered; either way remembered for the next lowering."""
+        region = None if node.has_error or state.carried_pending else self._region(node, state)
+        if region is None:
+            return self._declaration(node, state)
+        key, start, line, first_row, end = region
+        candidates = self.previous.get(key)
+        unit = next((u for u in candidates if u.start == start), candidates[0]) if candidates else None
+        if unit is not None:
+            self._take_pending(state)
+            self.comments.doc_above(first_row)  # the comments lowering would have taken
+            self.comments.trailing_after(self.src, node.end_byte, node.end_point.row)
+            dbyte, dline = start - unit.start, line - unit.line
+            if dbyte or dline:
+                shift = Shift(dbyte, dline)
+                decl = shift.decl(unit.decl)
+                diags = tuple(shift.diagnostic(d) for d in unit.diags)
+                unit = _Unit(start, line, decl, diags)
+            self.diags.extend(unit.diags)
+            self.units.setdefault(key, []).append(unit)
+            return unit.decl
+        before = len(self.diags)
+        decl = self._declaration(node, state)
+        diags = tuple(self.diags[before:])
+        if not state.carried and all(start <= d.span.start_byte and d.span.end_byte <= end for d in diags):
+            self.units.setdefault(key, []).append(_Unit(start, line, decl, diags))
+        return decl
+
+    def _region(self, node: Node, state: _FileState) -> tuple[bytes, int, int, int, int] | None:
+        """The bytes of the whole lines a declaration (with its pending decorators, doc
+        comment and trailing comment) covers, where they start and their first line;
+        None when the declaration shares a line with something else."""
+        src = self.src
+        first = state.pending[0][0] if state.pending else node
+        row = first.start_point.row
+        line_start = first.start_byte - first.start_point.column
+        if src[line_start : first.start_byte].strip():
+            return None
+        end = node.end_byte
+        line_end = src.find(b"\n", end)
+        if line_end < 0:
+            line_end = len(src)
+        after = src[end:line_end].strip()
+        if after and not after.startswith(b"//"):
+            return None
+        first_row = row
+        doc_row = self.comments.doc_start(row)
+        if doc_row != row:
+            start_comment = self.comments.own_line(doc_row)
+            line_start = start_comment.span.start_byte - start_comment.span.start_col
+            row = doc_row
+        return src[line_start:line_end], line_start, row, first_row, line_end
 
     def _top_level_decorator(self, node: Node, state: _FileState) -> None:
         if state.last_end_line == node.start_point.row:
@@ -352,6 +463,7 @@ class _Lowerer:
     def _take_pending(self, state: _FileState) -> tuple[tuple[Decorator, ...], Node | None]:
         pending = state.pending
         state.pending = []
+        state.carried_pending = False
         return tuple(d for _, d in pending), (pending[0][0] if pending else None)
 
     def _package(self, node: Node, state: _FileState) -> None:
@@ -881,6 +993,7 @@ class _FileState:
         self.decls: list[Decl] = []
         self.pending: list[tuple[Node, Decorator]] = []  # decorators waiting for their item
         self.carried: list[tuple[Node, Decorator]] = []  # scalar decorators on a later line
+        self.carried_pending = False  # pending holds carried decorators
         self.last_end_line = -1  # last line of the previous item, for decorator placement
 
 

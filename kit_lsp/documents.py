@@ -3,7 +3,8 @@
 Edits arrive as LSP ranges; each one is turned into a byte edit that is applied to the
 text and recorded on the tree (``tree.edit``), so the next parse reuses everything the
 edit did not touch. Parsing and lowering happen lazily (``parsed()``), under the
-document's lock, from whichever thread needs the model first.
+document's lock, from whichever thread needs the model first; lowering reuses the
+declarations of the previous version whose lines the edits left alone.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pygls.uris import to_fs_path
 from tree_sitter import Tree
 
 from kit_core import syntax
-from kit_core.lower import lower_tree
+from kit_core.lower import Reuse, lower_tree
 from kit_core.manifest import MANIFEST_NAME
 from kit_core.model import SourceFile
 from kit_lsp.convert import byte_column
@@ -49,6 +50,7 @@ class Document:
     _file: SourceFile | None = None
     _starts: list[int] | None = None
     _tree_fresh: bool = False
+    _reuse: Reuse = field(default_factory=Reuse)  # declarations of the last lowering
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     @property
@@ -121,7 +123,7 @@ class Document:
         with self.lock:
             if self._file is None:
                 tree = self.current_tree()
-                self._file = lower_tree(self.path, self.source, tree)
+                self._file = lower_tree(self.path, self.source, tree, self._reuse)
             return self._file
 
     @property

@@ -11,12 +11,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kit_core import syntax
-from kit_core.lower import lower_tree, parse_file, parse_with_tree
+from kit_core.lower import Reuse, lower_tree, parse_file, parse_with_tree
 from kit_core.model import SourceFile
+from kit_core.shift import Shift
 from kit_core.source import Span
 
 DESIGN_DIR = Path(__file__).parent / "grammar" / "designs"
 DESIGNS = [p.read_text(encoding="utf-8") for p in sorted(DESIGN_DIR.glob("*.kit"))]
+ROOT = Path(__file__).parent.parent
+MORE_DESIGNS = [  # examples and the analyzer's cases (full of diagnostics)
+    p.read_text(encoding="utf-8")
+    for p in sorted([*(ROOT / "examples").rglob("*.kit"), *(ROOT / "tests" / "analyzer" / "cases").rglob("*.kit")])
+]
 
 # Pieces of the DSL that mutations splice in: keywords, punctuation, literals, oddities.
 TOKENS = [
@@ -125,3 +131,80 @@ def test_incremental_reparse_lowers_like_a_fresh_parse(data: st.DataObject) -> N
         return
     assert str(new_tree.root_node) == str(fresh_tree.root_node)
     assert incremental == parse_file("i.kit", new_source)
+
+
+# Edits for the reuse of declarations across lowerings: whole lines in and out, text inside
+# declarations, comments above them, syntax errors made and fixed.
+REUSE_SNIPPETS = [
+    "x", "\n", "\n\n", "// doc\n", "}", "{", " ", "\t", "@doc(\"d\")\n", "type Added {\n\tname string\n}\n",
+    "\tfield int? @range(1, 2)\n", "é", "😀", "scalar S string\n\t@length(1)\n", "// trailing", "@", "(",
+]  # fmt: skip
+
+
+@SETTINGS
+@given(st.data())
+def test_reusing_declarations_lowers_like_lowering_anew(data: st.DataObject) -> None:
+    text = data.draw(st.sampled_from(DESIGNS + MORE_DESIGNS)).encode("utf-8")
+    reuse = Reuse()
+    tree = syntax.parse(text)
+    lower_tree("r.kit", text, tree, reuse)
+    history: list[bytes] = []
+    for _ in range(data.draw(st.integers(1, 6))):
+        if history and data.draw(st.booleans()) and data.draw(st.booleans()):
+            new = history.pop()  # undo: back to text lowered before
+            start, end, inserted = 0, len(text), new
+        else:
+            history.append(text)
+            start = data.draw(st.integers(0, len(text)))
+            if data.draw(st.booleans()):
+                start = text.rfind(b"\n", 0, start) + 1  # at the start of a line
+            end = data.draw(st.integers(start, min(len(text), start + 40)))
+            inserted = data.draw(st.sampled_from(REUSE_SNIPPETS)).encode("utf-8")
+        tree, text = syntax.apply_edit(tree, text, syntax.TextEdit(start, end, inserted))
+        reused = lower_tree("r.kit", text, tree, reuse)
+        assert reused == lower_tree("r.kit", text, tree)
+        assert reused.parse_diagnostics == lower_tree("r.kit", text, tree).parse_diagnostics
+        if not tree.root_node.has_error:
+            assert reused == parse_file("r.kit", text)
+
+
+def test_reuse_keeps_unchanged_declarations_and_moves_later_ones() -> None:
+    text = b'package p\n\n// A doc\ntype A {\n\tx int\n}\n\n@doc("b")\ntype B {\n\ty A? // why\n}\n'
+    reuse = Reuse()
+    tree = syntax.parse(text)
+    first = lower_tree("r.kit", text, tree, reuse)
+    tree, text = syntax.apply_edit(tree, text, syntax.TextEdit(len(b"package p\n"), len(b"package p\n"), b"\n\n"))
+    second = lower_tree("r.kit", text, tree, reuse)
+    assert second == parse_file("r.kit", text)
+    assert second.declarations[1].span.start_line == first.declarations[1].span.start_line + 2
+    moved, was = second.declarations[1].decorators[0], first.declarations[1].decorators[0]
+    assert moved.span.start_byte == was.span.start_byte + 2
+    end = text.index(b"type B")
+    tree, text = syntax.apply_edit(tree, text, syntax.TextEdit(end, end, b"scalar S string\n"))
+    third = lower_tree("r.kit", text, tree, reuse)
+    assert third.declarations[0] is second.declarations[0]  # before the edit: the same object
+    assert third == parse_file("r.kit", text)
+
+
+def _moved(value: object, dbyte: int, dline: int) -> object:
+    """Every Span inside a model value moved, by reflection (what `Shift` writes out)."""
+    if isinstance(value, Span):
+        return value._replace(
+            start_byte=value.start_byte + dbyte,
+            end_byte=value.end_byte + dbyte,
+            start_line=value.start_line + dline,
+            end_line=value.end_line + dline,
+        )
+    if isinstance(value, tuple):
+        return tuple(_moved(v, dbyte, dline) for v in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {f.name: _moved(getattr(value, f.name), dbyte, dline) for f in dataclasses.fields(value)}
+        return dataclasses.replace(value, **changes)
+    return value
+
+
+def test_shift_moves_every_span_of_every_declaration() -> None:
+    for text in DESIGNS + MORE_DESIGNS:
+        for decl in parse_file("s.kit", text).declarations:
+            for dbyte, dline in ((0, 0), (7, 2), (-3, -1)):
+                assert Shift(dbyte, dline).decl(decl) == _moved(decl, dbyte, dline)

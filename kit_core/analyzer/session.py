@@ -33,7 +33,7 @@ from kit_core.analyzer import (
 )
 from kit_core.analyzer.context import Ctx, DepKey
 from kit_core.analyzer.summary import FileSummary
-from kit_core.diagnostics import Diagnostic, Fix, Related, make
+from kit_core.diagnostics import Diagnostic, make
 from kit_core.gcpause import paused_gc
 from kit_core.model import (
     Decl,
@@ -49,6 +49,7 @@ from kit_core.model import (
 )
 from kit_core.semantics.http import HttpModel, MethodInfo
 from kit_core.semantics.types import TypeIndex
+from kit_core.shift import Shift
 from kit_core.source import Span, file_span
 from kit_core.symbols import SymbolTable
 
@@ -145,7 +146,8 @@ class _Entry:
     def shifted(self, dbyte: int, dline: int) -> _Entry:
         if not dbyte and not dline:
             return self
-        return _Entry(tuple(_shift_diagnostic(d, dbyte, dline) for d in self.diagnostics), self.deps)
+        shift = Shift(dbyte, dline)
+        return _Entry(tuple(shift.diagnostic(d) for d in self.diagnostics), self.deps)
 
 
 @dataclass(slots=True)
@@ -240,31 +242,6 @@ def _located_inside(diags: Sequence[Diagnostic], path: str, start: int, end: int
             if not _within(fx.span, path, start, end):
                 return False
     return True
-
-
-def _shift_span(span: Span, dbyte: int, dline: int) -> Span:
-    return Span(
-        span.path,
-        span.start_byte + dbyte,
-        span.end_byte + dbyte,
-        span.start_line + dline,
-        span.start_col,
-        span.end_line + dline,
-        span.end_col,
-        span.start_col16,
-        span.end_col16,
-    )
-
-
-def _shift_diagnostic(d: Diagnostic, dbyte: int, dline: int) -> Diagnostic:
-    return Diagnostic(
-        d.code,
-        d.severity,
-        d.message,
-        _shift_span(d.span, dbyte, dline),
-        tuple(Related(_shift_span(r.span, dbyte, dline), r.message) for r in d.related),
-        tuple(Fix(f.title, _shift_span(f.span, dbyte, dline), f.new_text) for f in d.fixes),
-    )
 
 
 class Analyzer:
