@@ -2,7 +2,9 @@
 # Compares a small JSON endpoint served through server.New(nil).Handler()
 # (default middleware) with the same handler on a bare http.ServeMux:
 #   1. Go benchmarks (ns/op, allocs/op) and their ratio;
-#   2. a loopback load test (requests/s) and its ratio (target >= 0.9x).
+#   2. a loopback load test (requests/s) and its ratio (target >= 0.9x), with
+#      the median of per-round ratios and each server's CPU time per request
+#      (from /proc), which noise from other work on the machine barely moves.
 # Usage: bench/runtime/run.sh [benchtime=1s] [load round=1s] [rounds=7]
 # Rounds alternate between the servers and the median is reported, which
 # keeps the ratio usable on a machine shared with other work; the Go

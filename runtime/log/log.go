@@ -12,6 +12,7 @@
 package log
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -22,6 +23,7 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/kitdev/kit/runtime/internal/jsonline"
 	"github.com/kitdev/kit/runtime/internal/reqctx"
 )
 
@@ -74,12 +76,22 @@ func ParseLevel(s string) (Level, bool) {
 }
 
 // slogLogger is the Logger built by New: a thin shell over *slog.Logger.
-type slogLogger struct{ l *slog.Logger }
+type slogLogger struct {
+	l *slog.Logger
+	// out is the writer of a logger built by New (nil otherwise): such a
+	// logger can also take raw lines (LineSink).
+	out *jsonline.LockedWriter
+	// withs are the With arguments applied since New, oldest first.
+	withs [][]any
+	// sink is built on first use by LineSink.
+	sink atomic.Pointer[jsonline.Sink]
+}
 
 // New returns a Logger that writes JSON lines to w, filtered by the
 // process-wide level.
 func New(w io.Writer) Logger {
-	return FromSlogHandler(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level}))
+	out := &jsonline.LockedWriter{W: w}
+	return &slogLogger{l: slog.New(slog.NewJSONHandler(out, &slog.HandlerOptions{Level: level})), out: out}
 }
 
 // FromSlogHandler returns a Logger writing through h. Level filtering is
@@ -98,7 +110,43 @@ func (s *slogLogger) With(args ...any) Logger {
 	if len(args) == 0 {
 		return s
 	}
-	return &slogLogger{l: s.l.With(args...)}
+	n := &slogLogger{l: s.l.With(args...), out: s.out}
+	if s.out != nil {
+		n.withs = make([][]any, 0, len(s.withs)+1)
+		n.withs = append(append(n.withs, s.withs...), args)
+	}
+	return n
+}
+
+// LineSink returns the raw-line side of a logger built by New (nil for
+// other loggers): lines appended to it come out exactly as the slog
+// handler of this logger writes them (see internal/jsonline). The With
+// arguments are formatted once, at the first call.
+func (s *slogLogger) LineSink() *jsonline.Sink {
+	if s.out == nil {
+		return nil
+	}
+	if sk := s.sink.Load(); sk != nil {
+		return sk
+	}
+	sk := &jsonline.Sink{W: s.out, Level: level}
+	if len(s.withs) > 0 {
+		// Let slog format the With attributes, once.
+		var buf bytes.Buffer
+		l := slog.New(slog.NewJSONHandler(&buf, nil))
+		for _, args := range s.withs {
+			l = l.With(args...)
+		}
+		_ = l.Handler().Handle(context.Background(), slog.NewRecord(time.Time{}, LevelInfo, "", 0))
+		const head, tail = `{"level":"INFO","msg":""`, "}\n"
+		out := buf.Bytes()
+		if !bytes.HasPrefix(out, []byte(head)) || !bytes.HasSuffix(out, []byte(tail)) {
+			return nil
+		}
+		sk.Attrs = bytes.Clone(out[len(head) : len(out)-len(tail)])
+	}
+	s.sink.Store(sk)
+	return sk
 }
 
 // Handler returns the slog handler behind the logger.
@@ -160,6 +208,19 @@ func (f follow) Debug(msg string, args ...any) { f.target().Debug(msg, args...) 
 func (f follow) Info(msg string, args ...any)  { f.target().Info(msg, args...) }
 func (f follow) Warn(msg string, args ...any)  { f.target().Warn(msg, args...) }
 func (f follow) Error(msg string, args ...any) { f.target().Error(msg, args...) }
+
+// LineSink returns the raw-line side of the current default logger when
+// this follower adds no attributes, else nil.
+func (f follow) LineSink() *jsonline.Sink {
+	if len(f.args) > 0 {
+		return nil
+	}
+	if src, ok := Default().(jsonline.Source); ok {
+		return src.LineSink()
+	}
+	return nil
+}
+
 func (f follow) With(args ...any) Logger {
 	if len(args) == 0 {
 		return f

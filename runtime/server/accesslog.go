@@ -7,6 +7,9 @@ import (
 	"net/http"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/kitdev/kit/runtime/internal/jsonline"
 	"github.com/kitdev/kit/runtime/internal/reqctx"
 	"github.com/kitdev/kit/runtime/log"
 )
@@ -17,6 +20,11 @@ import (
 // logs at error level, the rest at info. A request whose client went away
 // before anything was written (see WriteError) is recorded with status
 // 499. Pass log.Follow() (or nil) to follow later logger swaps.
+//
+// With a logger built by log.New (directly, through Follow or through the
+// server's logger) the line is appended by hand into a pooled buffer and
+// written with one Write, byte for byte what the logger's slog handler
+// would write; other loggers receive it through slog.
 func AccessLog(l log.Logger) Middleware {
 	if l == nil {
 		l = log.Follow()
@@ -42,12 +50,24 @@ func AccessLog(l log.Logger) Middleware {
 			case status == 0:
 				status = http.StatusOK
 			}
-			if status < 500 && log.GetLevel() > log.LevelInfo {
-				return
+			level := log.LevelInfo
+			if status >= 500 {
+				level = log.LevelError
 			}
 			route := st.Route()
 			if route == "" {
 				route = reqctx.Route(r.Pattern)
+			}
+			if src, ok := l.(jsonline.Source); ok {
+				if sink := src.LineSink(); sink != nil {
+					if sink.Enabled(level) {
+						writeAccessLine(sink, r, level, route, status, rw.Bytes(), start)
+					}
+					return
+				}
+			}
+			if status < 500 && log.GetLevel() > log.LevelInfo {
+				return
 			}
 			var buf [12]slog.Attr
 			attrs := append(buf[:0],
@@ -56,15 +76,39 @@ func AccessLog(l log.Logger) Middleware {
 				slog.String("route", route),
 				slog.Int("status", status),
 				slog.Int64("bytes", rw.Bytes()),
-				slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
+				slog.Float64("duration_ms", durationMS(time.Since(start))),
 				slog.String("remote", r.RemoteAddr),
 			)
 			attrs = log.ContextSlogAttrs(r.Context(), attrs)
-			level := log.LevelInfo
-			if status >= 500 {
-				level = log.LevelError
-			}
 			log.LogAttrs(l, r.Context(), level, "http request", attrs...)
 		})
 	}
+}
+
+func durationMS(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// writeAccessLine is the hand-made twin of the slog path of AccessLog:
+// same keys, same order, same encoding.
+func writeAccessLine(sink *jsonline.Sink, r *http.Request, level log.Level, route string, status int, bytes int64, start time.Time) {
+	// One clock read: the monotonic elapsed time, and the wall time as
+	// start plus it.
+	d := time.Since(start)
+	ln := sink.Begin(start.Add(d), level, "http request")
+	ln.String("method", r.Method)
+	ln.String("path", r.URL.Path)
+	ln.String("route", route)
+	ln.Int("status", int64(status))
+	ln.Int("bytes", bytes)
+	ln.Millis("duration_ms", d.Microseconds())
+	ln.String("remote", r.RemoteAddr)
+	ctx := r.Context()
+	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+		tid, sid := sc.TraceID(), sc.SpanID()
+		ln.Hex("trace_id", tid[:])
+		ln.Hex("span_id", sid[:])
+	}
+	if id := log.RequestIDFromContext(ctx); id != "" {
+		ln.String("request_id", id)
+	}
+	_ = sink.Write(ln)
 }

@@ -31,7 +31,11 @@ func (c JSONCodec) Encode(w io.Writer, v any) error {
 // Decode reads one JSON value into v. An empty input returns io.EOF.
 // Errors are rewritten to the messages of DecodeJSON.
 func (c JSONCodec) Decode(r io.Reader, v any) error {
-	dec := json.NewDecoder(r)
+	// The recorder keeps the bytes read so that an error of an
+	// UnmarshalJSON method can be traced to the value that failed.
+	rc := getRecorder(r)
+	defer putRecorder(rc)
+	dec := json.NewDecoder(rc)
 	if !c.Lenient {
 		dec.DisallowUnknownFields()
 	}
@@ -39,7 +43,7 @@ func (c JSONCodec) Decode(r io.Reader, v any) error {
 		if err == io.EOF {
 			return io.EOF
 		}
-		return decodeError(err)
+		return decodeError(err, v, rc.data())
 	}
 	if c.Lenient {
 		return nil
@@ -96,21 +100,22 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 func DecodeJSON(r *http.Request, v any) error {
 	c := JSON()
 	if r.Body == nil || r.Body == http.NoBody {
-		return decodeError(c.Decode(strings.NewReader("{}"), v))
+		return decodeError(c.Decode(strings.NewReader("{}"), v), v, nil)
 	}
 	err := c.Decode(r.Body, v)
 	if err == nil {
 		return nil
 	}
 	if err == io.EOF {
-		return decodeError(c.Decode(strings.NewReader("{}"), v))
+		return decodeError(c.Decode(strings.NewReader("{}"), v), v, nil)
 	}
-	return decodeError(err)
+	return decodeError(err, v, nil)
 }
 
-// decodeError rewrites encoding/json errors to client-facing messages. It
+// decodeError rewrites encoding/json errors to client-facing messages; v
+// is the decoding target and data the bytes decoded (nil when unknown). It
 // leaves *DecodeError and *http.MaxBytesError untouched.
-func decodeError(err error) error {
+func decodeError(err error, v any, data []byte) error {
 	if err == nil {
 		return nil
 	}
@@ -121,10 +126,7 @@ func decodeError(err error) error {
 	}
 	var ute *json.UnmarshalTypeError
 	if errors.As(err, &ute) {
-		path := "body"
-		if ute.Field != "" {
-			path = strings.ReplaceAll(ute.Field, ".", ": ")
-		}
+		path := jsonErrorPath(ute.Field, reflect.TypeOf(v), ute.Type)
 		got, _, _ := strings.Cut(ute.Value, " ")
 		if got == "bool" {
 			got = "boolean"
@@ -141,6 +143,13 @@ func decodeError(err error) error {
 	msg := err.Error()
 	if rest, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
 		return &DecodeError{Msg: strings.Trim(rest, `"`) + ": unknown field", Err: err}
+	}
+	// An error of some UnmarshalJSON (a datetime's, for one) carries no
+	// path: find the value that failed.
+	if t := reflect.TypeOf(v); data != nil && t != nil {
+		if m, ok := unmarshalerError(err, data, t); ok {
+			return &DecodeError{Msg: m, Err: err}
+		}
 	}
 	return err
 }

@@ -3,8 +3,10 @@ package server
 import (
 	"context"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"net/http"
+	"sync/atomic"
 
 	"github.com/kitdev/kit/runtime/internal/reqctx"
 	"github.com/kitdev/kit/runtime/log"
@@ -13,23 +15,29 @@ import (
 // RequestIDHeader is the header read and written by RequestID.
 const RequestIDHeader = "X-Request-Id"
 
-// RequestID reads the X-Request-Id header, or generates a random id when it
-// is absent or unusable (longer than 128 bytes or not printable ASCII),
-// sets it on the response and stores it on the request context
-// (RequestIDFromContext, log.FromContext).
+// RequestID reads the X-Request-Id header, or generates an id when it is
+// absent or unusable (longer than 128 bytes or not printable ASCII), sets
+// it on the response and stores it on the request context
+// (RequestIDFromContext, log.FromContext). Generated ids are 32 lower-case
+// hex digits, unique within the process and random-looking across
+// processes.
 func RequestID() Middleware {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			id := r.Header.Get(RequestIDHeader)
+			var id string
+			if v := r.Header[RequestIDHeader]; len(v) > 0 { // the key is canonical: Get without canonicalising
+				id = v[0]
+			}
 			if !validRequestID(id) {
 				id = newRequestID()
 			}
-			w.Header().Set(RequestIDHeader, id)
 			if st := reqctx.From(r.Context()); st != nil {
 				st.SetRequestID(id) // no request copy inside the server
+				w.Header()[RequestIDHeader] = st.RequestIDHeader()
 				next.ServeHTTP(w, r)
 				return
 			}
+			w.Header().Set(RequestIDHeader, id)
 			next.ServeHTTP(w, r.WithContext(log.ContextWithRequestID(r.Context(), id)))
 		})
 	}
@@ -50,10 +58,35 @@ func validRequestID(id string) bool {
 	return true
 }
 
-func newRequestID() string {
+// Request ids are a per-process counter passed through a bijective mixer
+// (so consecutive ids look unrelated and never repeat before 2^64 ids),
+// followed by 64 random bits drawn once per process: no crypto/rand read
+// per request.
+var (
+	idCounter atomic.Uint64
+	idSeed    uint64
+	idProcess [16]byte // hex of the per-process random bits
+)
+
+func init() {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
+	idSeed = binary.LittleEndian.Uint64(b[:8])
+	hex.Encode(idProcess[:], b[8:])
+}
+
+func newRequestID() string {
+	x := idCounter.Add(1) ^ idSeed
+	// splitmix64 finaliser: a bijection on uint64.
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	var raw [8]byte
+	binary.BigEndian.PutUint64(raw[:], x)
 	var out [32]byte
-	hex.Encode(out[:], b[:])
+	hex.Encode(out[:16], raw[:])
+	copy(out[16:], idProcess[:])
 	return string(out[:])
 }

@@ -27,9 +27,12 @@ func (m *muxLayer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	} else {
 		m.mux.ServeHTTP(&muxWriter{ResponseWriter: w, r: r, s: m.s}, r)
 	}
-	// The mux stores the matched pattern on r before calling the handler.
+	// The mux stores the matched pattern on r before calling the handler;
+	// routes registered with Handle record it themselves.
 	if r.Pattern != "" {
-		reqctx.From(r.Context()).SetPattern(r.Pattern)
+		if st := reqctx.From(r.Context()); st.Pattern() == "" {
+			st.SetPattern(r.Pattern)
+		}
 	}
 }
 

@@ -25,6 +25,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kitdev/kit/runtime/internal/jsonline"
 	"github.com/kitdev/kit/runtime/internal/reqctx"
 	"github.com/kitdev/kit/runtime/log"
 )
@@ -168,7 +169,7 @@ func (s *Server) Handle(pattern string, h http.Handler, mws ...Middleware) {
 	}
 	_, ownTimeout := limitsOf(h)
 	inner := NewChain(mws...).Then(h)
-	s.mux.Handle(pattern, &route{s: s, next: inner, ownTimeout: ownTimeout})
+	s.mux.Handle(pattern, &route{s: s, next: inner, ownTimeout: ownTimeout, pattern: pattern})
 }
 
 // HandleFunc registers fn for pattern.
@@ -180,13 +181,16 @@ func (s *Server) HandleFunc(pattern string, fn http.HandlerFunc) {
 }
 
 // route applies the default handler timeout to routes without their own.
+// It also records its pattern on the request state.
 type route struct {
 	s          *Server
 	next       http.Handler
 	ownTimeout bool
+	pattern    string
 }
 
 func (rt *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	reqctx.From(r.Context()).SetPatternRef(&rt.pattern)
 	if !rt.ownTimeout {
 		if d := time.Duration(rt.s.hTimeout.Load()); d > 0 {
 			ctx, cancel := context.WithTimeout(r.Context(), d)
@@ -206,9 +210,8 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if p == nil {
 		p = s.build()
 	}
-	st := reqctx.New(w)
+	r, st := reqctx.New(r, w)
 	rw := st.W
-	r = reqctx.With(r, st)
 	if max := s.maxBody.Load(); max > 0 && r.Body != nil && r.Body != http.NoBody {
 		r.Body = &cappedBody{ReadCloser: http.MaxBytesReader(w, r.Body, max), orig: r.Body}
 	}
@@ -284,6 +287,12 @@ func (l serverLogger) Info(msg string, args ...any)  { l.s.Logger().Info(msg, ar
 func (l serverLogger) Warn(msg string, args ...any)  { l.s.Logger().Warn(msg, args...) }
 func (l serverLogger) Error(msg string, args ...any) { l.s.Logger().Error(msg, args...) }
 func (l serverLogger) With(args ...any) log.Logger   { return l.s.Logger().With(args...) }
+func (l serverLogger) LineSink() *jsonline.Sink {
+	if src, ok := l.s.Logger().(jsonline.Source); ok {
+		return src.LineSink()
+	}
+	return nil
+}
 func (l serverLogger) LogAttrs(ctx context.Context, level log.Level, msg string, attrs ...slog.Attr) {
 	log.LogAttrs(l.s.Logger(), ctx, level, msg, attrs...)
 }

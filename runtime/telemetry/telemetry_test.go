@@ -359,7 +359,13 @@ func TestGRPCHandlers(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// The server records the call after the client has its answer: wait
+	// for it.
 	fams, _ := scrape(t, tel)
+	for wait := time.Now().Add(5 * time.Second); fams["rpc_server_call_duration_seconds"] == nil && time.Now().Before(wait); {
+		time.Sleep(5 * time.Millisecond)
+		fams, _ = scrape(t, tel)
+	}
 	if f := fams["rpc_server_call_duration_seconds"]; f == nil || f.GetType() != dto.MetricType_HISTOGRAM {
 		t.Fatalf("rpc_server_call_duration_seconds missing; have %v", keys(fams))
 	}

@@ -5,6 +5,12 @@
 // alternating rounds and prints requests per second and the ratios. It only
 // talks to 127.0.0.1, caps every round in time and count, and stops by
 // itself.
+//
+// On a machine shared with other work the requests per second of a round
+// swing widely, so it reports three views: the ratio of the medians, the
+// median of the per-round ratios (each kit round against the bare round run
+// just before it), and, where /proc is readable, the CPU time each server
+// process spent per request, which other load barely moves.
 package main
 
 import (
@@ -17,7 +23,10 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime/pprof"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -32,6 +41,7 @@ func main() {
 	conc := flag.Int("c", 16, "concurrent connections")
 	maxReq := flag.Int64("max", 5_000_000, "request cap per round")
 	serveOnly := flag.String("serve", "", "internal: serve one variant (bare, kit, minimal) and print its URL")
+	flag.StringVar(&profileDir, "profile", "", "write a CPU profile of each server to <dir>/<variant>.pprof")
 	flag.Parse()
 
 	if *serveOnly != "" {
@@ -41,11 +51,11 @@ func main() {
 
 	// Each server runs in its own process, so garbage collection of one
 	// (or of the load generator) does not slow the other.
-	bareURL, stopBare := spawn("bare")
+	bareURL, barePID, stopBare := spawn("bare")
 	defer stopBare()
-	kitURL, stopKit := spawn("kit")
+	kitURL, kitPID, stopKit := spawn("kit")
 	defer stopKit()
-	minURL, stopMin := spawn("minimal")
+	minURL, minPID, stopMin := spawn("minimal")
 	defer stopMin()
 
 	client := &http.Client{Transport: &http.Transport{
@@ -58,19 +68,65 @@ func main() {
 		load(client, u, *conc, *dur/4, *maxReq)
 	}
 
-	var bare, kitRPS, minRPS []float64
+	var bare, kitRPS, minRPS, kitPair, minPair []float64
+	var bareCPU, kitCPU, minCPU []float64
 	for i := 0; i < *rounds; i++ {
-		bare = append(bare, load(client, bareURL, *conc, *dur, *maxReq))
-		kitRPS = append(kitRPS, load(client, kitURL, *conc, *dur, *maxReq))
-		minRPS = append(minRPS, load(client, minURL, *conc, *dur, *maxReq))
+		b, bc := measure(client, bareURL, barePID, *conc, *dur, *maxReq)
+		k, kc := measure(client, kitURL, kitPID, *conc, *dur, *maxReq)
+		m, mc := measure(client, minURL, minPID, *conc, *dur, *maxReq)
+		bare, kitRPS, minRPS = append(bare, b), append(kitRPS, k), append(minRPS, m)
+		kitPair, minPair = append(kitPair, k/b), append(minPair, m/b)
+		bareCPU, kitCPU, minCPU = append(bareCPU, bc), append(kitCPU, kc), append(minCPU, mc)
 	}
 	b, k, m := median(bare), median(kitRPS), median(minRPS)
 	fmt.Printf("loopback load: %d connections, %d alternating rounds of %s each, one process per server (median; all rounds listed)\n", *conc, *rounds, *dur)
-	fmt.Printf("  bare http.ServeMux                    %9.0f req/s  %v\n", b, fmtAll(bare))
-	fmt.Printf("  kit, default middleware               %9.0f req/s  %v\n", k, fmtAll(kitRPS))
-	fmt.Printf("  kit, WithoutDefaultMiddleware         %9.0f req/s  %v\n", m, fmtAll(minRPS))
-	fmt.Printf("  ratio kit default / bare              %9.3fx (target >= 0.9x)\n", k/b)
-	fmt.Printf("  ratio kit without access log / bare   %9.3fx\n", m/b)
+	fmt.Printf("  bare http.ServeMux                    %9.0f req/s  %v\n", b, fmtAll(bare, "%.0f"))
+	fmt.Printf("  kit, default middleware               %9.0f req/s  %v\n", k, fmtAll(kitRPS, "%.0f"))
+	fmt.Printf("  kit, WithoutDefaultMiddleware         %9.0f req/s  %v\n", m, fmtAll(minRPS, "%.0f"))
+	fmt.Printf("  ratio kit default / bare              %9.3fx (target >= 0.9x); median of per-round ratios %.3fx %v\n", k/b, median(kitPair), fmtAll(kitPair, "%.2f"))
+	fmt.Printf("  ratio kit without access log / bare   %9.3fx; median of per-round ratios %.3fx\n", m/b, median(minPair))
+	if bc, kc, mc := median(bareCPU), median(kitCPU), median(minCPU); bc > 0 && kc > 0 && mc > 0 {
+		fmt.Printf("  server CPU per request (median)       bare %.1f us, kit default %.1f us (%.3fx bare), kit without access log %.1f us (%.3fx)\n",
+			bc, kc, bc/kc, mc, bc/mc)
+	}
+}
+
+// measure runs one round against url and returns the requests per second
+// and the CPU time the server process pid spent per request in
+// microseconds (0 when /proc is not readable).
+func measure(c *http.Client, url string, pid, conc int, d time.Duration, max int64) (float64, float64) {
+	before, okBefore := cpuTime(pid)
+	rps, n := load(c, url, conc, d, max)
+	after, okAfter := cpuTime(pid)
+	if !okBefore || !okAfter || n == 0 {
+		return rps, 0
+	}
+	return rps, float64(after-before) / float64(time.Microsecond) / float64(n)
+}
+
+// cpuTime returns the user plus system CPU time of process pid from
+// /proc/<pid>/stat (Linux; 100 ticks per second).
+func cpuTime(pid int) (time.Duration, bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, false
+	}
+	// The command name (field 2) may hold spaces: fields count from the
+	// closing parenthesis.
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0, false
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64)
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, false
+	}
+	return time.Duration(utime+stime) * (time.Second / 100), true
 }
 
 // serveChild serves one variant on a loopback port, prints its URL and
@@ -88,19 +144,35 @@ func serveChild(variant string) {
 		fmt.Fprintln(os.Stderr, "unknown variant", variant)
 		os.Exit(2)
 	}
+	if profileDir != "" {
+		f, err := os.Create(filepath.Join(profileDir, variant+".pprof"))
+		if err != nil {
+			fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fatal(err)
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			_ = f.Close()
+		}()
+	}
 	url, stop := serve(h)
 	fmt.Println(url)
 	_, _ = io.Copy(io.Discard, os.Stdin)
 	stop()
 }
 
-// spawn starts this program as a server child and returns its URL.
-func spawn(variant string) (string, func()) {
+var profileDir string
+
+// spawn starts this program as a server child and returns its URL and
+// process id.
+func spawn(variant string) (string, int, func()) {
 	exe, err := os.Executable()
 	if err != nil {
 		fatal(err)
 	}
-	cmd := exec.Command(exe, "-serve", variant)
+	cmd := exec.Command(exe, "-serve", variant, "-profile", profileDir)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -117,7 +189,7 @@ func spawn(variant string) (string, func()) {
 	if err != nil {
 		fatal(fmt.Errorf("%s server: %w", variant, err))
 	}
-	return strings.TrimSpace(line), func() {
+	return strings.TrimSpace(line), cmd.Process.Pid, func() {
 		_ = stdin.Close()
 		done := make(chan struct{})
 		go func() { _ = cmd.Wait(); close(done) }()
@@ -149,8 +221,8 @@ func serve(h http.Handler) (string, func()) {
 }
 
 // load runs conc workers against url for d (or until max requests) and
-// returns the successful requests per second.
-func load(c *http.Client, url string, conc int, d time.Duration, max int64) float64 {
+// returns the successful requests per second and their number.
+func load(c *http.Client, url string, conc int, d time.Duration, max int64) (float64, int64) {
 	var n, errs atomic.Int64
 	deadline := time.Now().Add(d)
 	start := time.Now()
@@ -177,7 +249,7 @@ func load(c *http.Client, url string, conc int, d time.Duration, max int64) floa
 	if e := errs.Load(); e > 0 {
 		fmt.Fprintf(os.Stderr, "%s: %d failed requests\n", url, e)
 	}
-	return float64(n.Load()) / time.Since(start).Seconds()
+	return float64(n.Load()) / time.Since(start).Seconds(), n.Load()
 }
 
 func median(v []float64) float64 {
@@ -189,10 +261,10 @@ func median(v []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-func fmtAll(v []float64) []string {
+func fmtAll(v []float64, format string) []string {
 	out := make([]string, len(v))
 	for i, x := range v {
-		out[i] = fmt.Sprintf("%.0f", x)
+		out[i] = fmt.Sprintf(format, x)
 	}
 	return out
 }

@@ -13,32 +13,49 @@ import (
 	"sync/atomic"
 )
 
-// State is the per-request state. Its methods are safe on a nil *State.
+// State is the per-request state. It is also the request context that
+// carries it (a context.Context over the parent context), so installing it
+// costs one request copy and no separate context value. Its methods are
+// safe on a nil *State.
 type State struct {
+	context.Context
 	pattern    atomic.Pointer[string]
 	clientGone atomic.Bool
 	requestID  string
+	idHeader   [1]string // the X-Request-Id header value, see RequestIDHeader
 	// W is the outermost recording writer, nil when none was installed.
 	W  *ResponseWriter
 	rw ResponseWriter // storage for W (one allocation per request)
 }
 
-// New returns a state whose W records writes to w.
-func New(w http.ResponseWriter) *State {
-	s := &State{}
+// New returns a state over the context of r whose W records writes to w,
+// and r carrying it.
+func New(r *http.Request, w http.ResponseWriter) (*http.Request, *State) {
+	s := &State{Context: r.Context()}
 	s.rw.ResponseWriter = w
 	s.W = &s.rw
-	return s
+	return r.WithContext(s), s
 }
 
-// With returns r carrying s.
-func With(r *http.Request, s *State) *http.Request {
-	return r.WithContext(context.WithValue(r.Context(), key{}, s))
+// Value returns the state itself for its own key and asks the parent
+// context otherwise.
+func (s *State) Value(k any) any {
+	if _, ok := k.(key); ok {
+		return s
+	}
+	return s.Context.Value(k)
 }
+
+// String names the context for debugging.
+func (s *State) String() string { return "reqctx.State" }
 
 // SetRequestID stores the request id (read by log.RequestIDFromContext).
 // Call it before the handler runs.
-func (s *State) SetRequestID(id string) { s.requestID = id }
+func (s *State) SetRequestID(id string) { s.requestID, s.idHeader[0] = id, id }
+
+// RequestIDHeader returns the request id as a header value slice (backed
+// by the state, so setting the response header does not allocate).
+func (s *State) RequestIDHeader() []string { return s.idHeader[:1:1] }
 
 // RequestID returns the stored request id, or "".
 func (s *State) RequestID() string {
@@ -52,6 +69,9 @@ type key struct{}
 
 // From returns the state stored in ctx, or nil.
 func From(ctx context.Context) *State {
+	if s, ok := ctx.(*State); ok {
+		return s
+	}
 	s, _ := ctx.Value(key{}).(*State)
 	return s
 }
@@ -59,11 +79,21 @@ func From(ctx context.Context) *State {
 // Ensure returns r carrying a state and that state, reusing one already
 // present.
 func Ensure(r *http.Request) (*http.Request, *State) {
-	if s := From(r.Context()); s != nil {
+	ctx := r.Context()
+	if s := From(ctx); s != nil {
 		return r, s
 	}
-	s := &State{}
-	return r.WithContext(context.WithValue(r.Context(), key{}, s)), s
+	s := &State{Context: ctx}
+	return r.WithContext(s), s
+}
+
+// SetPatternRef records the mux pattern that matched the request, given by
+// a pointer to a string that outlives the request (no allocation).
+func (s *State) SetPatternRef(p *string) {
+	if s == nil || p == nil || *p == "" {
+		return
+	}
+	s.pattern.Store(p)
 }
 
 // SetPattern records the mux pattern that matched the request.

@@ -1,0 +1,41 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"testing"
+	"time"
+)
+
+type fuzzItem struct {
+	A  int            `json:"a"`
+	At time.Time      `json:"at"`
+	M  map[string]int `json:"m"`
+}
+
+type fuzzDoc struct {
+	Items []fuzzItem `json:"items"`
+	fuzzItem
+	Any any `json:"any"`
+}
+
+// FuzzDocWalker checks that locating a failing value never panics nor
+// loops, whatever the bytes (the decoder hands it valid JSON, but it stays
+// safe on anything).
+func FuzzDocWalker(f *testing.F) {
+	for _, s := range []string{
+		`{"items":[{"a":1},{"a":"x"}]}`, `{"a":"x","m":{"k":"v"}}`, `[`, `{"a"`, `"\`, `{"a":1,}`,
+		`[[[[]]]]`, `{"\u00e9":"\""}`, `{"items":[{"at":5}]}`, `{"any":{"x":[1,{"y":2}]}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	t := reflect.TypeFor[*fuzzDoc]()
+	f.Fuzz(func(t2 *testing.T, data []byte) {
+		_, _ = unmarshalerError(errors.New("x"), data, t)
+		var v fuzzDoc
+		if err := json.Unmarshal(data, &v); err != nil {
+			_ = decodeError(err, &v, data)
+		}
+	})
+}
