@@ -25,16 +25,20 @@ type State struct {
 	idHeader   [1]string // the X-Request-Id header value, see RequestIDHeader
 	// W is the outermost recording writer, nil when none was installed.
 	W  *ResponseWriter
-	rw ResponseWriter // storage for W (one allocation per request)
+	// Storage for W and for the request carrying the state: one
+	// allocation per request for all three.
+	rw  ResponseWriter
+	req http.Request
 }
 
 // New returns a state over the context of r whose W records writes to w,
-// and r carrying it.
+// and a copy of r carrying it.
 func New(r *http.Request, w http.ResponseWriter) (*http.Request, *State) {
 	s := &State{Context: r.Context()}
 	s.rw.ResponseWriter = w
 	s.W = &s.rw
-	return r.WithContext(s), s
+	s.req = *r.WithContext(s) // inlined: the copy WithContext makes stays on the stack
+	return &s.req, s
 }
 
 // Value returns the state itself for its own key and asks the parent
