@@ -8,12 +8,15 @@ worker starts its own server process on a free port and stops it by its pid.
 from __future__ import annotations
 
 import fcntl
+import http.client
 import json
 import os
 import shutil
+import socket
 import subprocess
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,13 +93,25 @@ def _analysis(design: Any) -> Any:
     return checked.analysis
 
 
+MAIN_ANCHOR = "\tconfigureServer(srv, cfg)\n"
+
+
 def overlay_logic(example: str, root: Path) -> None:
-    """Replace GEN-ONCE stubs and scaffolds (user-owned files) with the tests' implementations."""
+    """Replace GEN-ONCE stubs and scaffolds (user-owned files) with the tests' implementations.
+
+    An example whose logic holds `e2e_hooks.go` (package main) also gets the edit a user
+    would make to the GEN-ONCE main.go: one `e2eConfigure(srv)` call after configureServer.
+    """
     src = LOGIC / example
     for path in src.rglob("*.go"):
         dest = root / path.relative_to(src)
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(path, dest)
+    if (src / "e2e_hooks.go").is_file():
+        main = root / "main.go"
+        text = main.read_text()
+        assert text.count(MAIN_ANCHOR) == 1, "main.go no longer calls configureServer(srv, cfg) once"
+        main.write_text(text.replace(MAIN_ANCHOR, MAIN_ANCHOR + "\te2eConfigure(srv)\n"))
 
 
 def run(cmd: list[str], cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
@@ -161,6 +176,35 @@ class Service:
     proc: subprocess.Popen[str]
     log: Path
 
+    def mark(self) -> int:
+        """The current end of the service's output (stdout and stderr), for log_since."""
+        return self.log.stat().st_size
+
+    def log_since(self, mark: int) -> list[dict[str, Any]]:
+        """The structured (JSON) log lines the service wrote after mark."""
+        with open(self.log, "rb") as f:
+            f.seek(mark)
+            text = f.read().decode(errors="replace")
+        lines = []
+        for line in text.splitlines():
+            if line.startswith("{"):
+                try:
+                    lines.append(json.loads(line))
+                except ValueError:  # a line still being written
+                    pass
+        return lines
+
+    def wait_log(self, mark: int, match: Any, timeout: float = 5) -> dict[str, Any]:
+        """The first JSON log line after mark for which match(line) holds, waiting for it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for line in self.log_since(mark):
+                if match(line):
+                    return line
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no matching log line after {mark}:\n{self.log_since(mark)}")
+            time.sleep(0.02)
+
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.terminate()
@@ -170,7 +214,7 @@ class Service:
                 self.proc.kill()
 
 
-def start(built: Built, workdir: Path, config: str = TEST_CONFIG) -> Service:
+def start(built: Built, workdir: Path, config: str = TEST_CONFIG, env: dict[str, str] | None = None) -> Service:
     workdir.mkdir(parents=True, exist_ok=True)
     cfg = workdir / "config.yaml"
     cfg.write_text(config)
@@ -182,6 +226,7 @@ def start(built: Built, workdir: Path, config: str = TEST_CONFIG) -> Service:
         stdout=out,
         stderr=subprocess.STDOUT,
         text=True,
+        env={**os.environ, **(env or {})},
     )
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -228,6 +273,24 @@ def request(
             return Response(resp.status, resp.headers, resp.read(), resp.headers.get_all("Set-Cookie") or [])
     except urllib.error.HTTPError as err:
         return Response(err.code, err.headers, err.read(), err.headers.get_all("Set-Cookie") or [])
+
+
+def chunked(base: str, method: str, path: str, chunks: list[bytes], headers: dict[str, str] | None = None) -> Response:
+    """A request whose body is sent with Transfer-Encoding: chunked (no Content-Length)."""
+    url = urllib.parse.urlsplit(base)
+    conn = http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port, timeout=10)
+    try:
+        conn.request(method, path, body=iter(chunks), headers=headers or {}, encode_chunked=True)
+        resp = conn.getresponse()
+        return Response(resp.status, resp.headers, resp.read(), resp.headers.get_all("Set-Cookie") or [])
+    finally:
+        conn.close()
+
+
+def connect(base: str, timeout: float = 10) -> socket.socket:
+    """A raw TCP connection to the service, for requests urllib cannot make."""
+    url = urllib.parse.urlsplit(base)
+    return socket.create_connection((url.hostname or "127.0.0.1", url.port or 80), timeout=timeout)
 
 
 def multipart(fields: dict[str, str], files: list[tuple[str, str, str, bytes]]) -> tuple[bytes, str]:

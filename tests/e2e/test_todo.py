@@ -75,8 +75,11 @@ def test_path_binding_typed_error_and_no_content(todo: Service) -> None:
 def test_framework_errors(todo: Service) -> None:
     r = request(todo.base, "GET", "/api/nothing")
     assert (r.status, r.json) == (404, {"message": "not found"})
+    assert r.headers["Content-Type"] == JSON and r.headers["X-Content-Type-Options"] == "nosniff"
     r = request(todo.base, "PUT", "/api/todos")
-    assert r.status == 405 and "message" in r.json and r.headers["Allow"]
+    assert (r.status, r.json) == (405, {"message": "method not allowed"})
+    assert r.headers["Content-Type"] == JSON and r.headers["X-Content-Type-Options"] == "nosniff"
+    assert set(r.headers["Allow"].replace(" ", "").split(",")) == {"GET", "HEAD", "POST"}
 
 
 def test_docs_and_spec_routes(todo: Service) -> None:

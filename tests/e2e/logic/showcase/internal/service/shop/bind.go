@@ -18,5 +18,5 @@ func NewBindService(ctx context.Context, _ *svccontext.ServiceContext) *BindServ
 func (l *BindService) Bind(req *types.BindReq) (*types.BindResp, error) {
 	tok := "tok"
 	return &types.BindResp{ID: req.ID, Q: req.Q, N: req.N, F: req.F, B: req.B, Ids: req.Ids, Trace: req.Trace,
-		Sid: req.Sid, Color: req.Color, Pr: req.Pr, Note: req.Note, Total: 7, Tags: []string{"a", "b"}, Token: &tok}, nil
+		Sid: req.Sid, Color: req.Color, Pr: req.Pr, Note: req.Note, Rate: req.Rate, Weight: req.Weight, Total: 7, Tags: []string{"a", "b"}, Token: &tok}, nil
 }

@@ -15,6 +15,6 @@ type SmallService struct{ ctx context.Context }
 
 func NewSmallService(ctx context.Context, _ *svccontext.ServiceContext) *SmallService { return &SmallService{ctx} }
 
-func (l *SmallService) Small(req *types.Empty) error {
+func (l *SmallService) Small(req *types.Note) error {
 	return nil
 }

@@ -16,5 +16,6 @@ type UploadService struct{ ctx context.Context }
 func NewUploadService(ctx context.Context, _ *svccontext.ServiceContext) *UploadService { return &UploadService{ctx} }
 
 func (l *UploadService) Upload(req *types.UploadReq) (*types.UploadResp, error) {
-	return &types.UploadResp{Title: req.Title, Count: req.Count, Name: req.File.Filename, Size: req.File.Size, More: len(req.More)}, nil
+	return &types.UploadResp{Title: req.Title, Count: req.Count, Name: req.File.Filename, Size: req.File.Size, More: len(req.More),
+		Ratio: req.Ratio}, nil
 }
