@@ -23,6 +23,7 @@ from tree_sitter import Node, Tree
 
 from kit_core import syntax
 from kit_core.diagnostics import Diagnostic, make
+from kit_core.fastnew import maker
 from kit_core.gcpause import paused_gc
 from kit_core.model import (
     NO_TRIVIA,
@@ -58,6 +59,7 @@ __all__ = [
     "ERROR_CATEGORIES",
     "KEYWORDS",
     "Reuse",
+    "comment_nodes",
     "lower_tree",
     "parse_file",
     "parse_with_tree",
@@ -79,6 +81,11 @@ ERROR_CATEGORIES: dict[str, int] = {
 }  # fmt: skip
 
 INT64_MAX = 2**63 - 1
+_new = tuple.__new__  # builds a Span without the named tuple's keyword-parsing constructor
+_Comment, _Trivia, _Literal, _Decorator = maker(Comment), maker(Trivia), maker(Literal), maker(Decorator)
+_TypeRef, _Field, _Mixin, _EnumValue, _TypeDecl = (
+    maker(TypeRef), maker(Field), maker(Mixin), maker(EnumValue), maker(TypeDecl)
+)  # fmt: skip
 MAX_NESTING = 50  # deeper type arguments or array literals are refused (no design needs them)
 
 _DURATION_NS = {"ns": 1, "us": 1_000, "µs": 1_000, "ms": 1_000_000, "s": 10**9, "m": 60 * 10**9,
@@ -161,6 +168,21 @@ class Reuse:
         self.units: dict[bytes, list[_Unit]] = {}
 
 
+def comment_nodes(src: bytes, root: Node) -> list[Node]:
+    """Every comment node of the tree, in order: the `//` in the text that start one (a
+    look-up per `//` instead of a query walking every node of the tree)."""
+    out: list[Node] = []
+    pos = src.find(b"//")
+    while pos >= 0:
+        node = root.descendant_for_byte_range(pos, pos + 2)
+        if node is not None and node.start_byte == pos and node.type == "comment":
+            out.append(node)
+            pos = src.find(b"//", node.end_byte)
+        else:
+            pos = src.find(b"//", pos + 1)
+    return out
+
+
 def _encode(source: str | bytes) -> bytes:
     if isinstance(source, bytes):
         return source
@@ -238,8 +260,8 @@ class _Lowerer:
         (sl, sc), (el, ec) = first.start_point, last.end_point
         start, end = first.start_byte, last.end_byte
         if self.ascii:
-            return Span(self.path, start, end, sl, sc, el, ec, sc, ec)
-        return Span(self.path, start, end, sl, sc, el, ec, self._col16(start, sc), self._col16(end, ec))
+            return _new(Span, (self.path, start, end, sl, sc, el, ec, sc, ec))
+        return _new(Span, (self.path, start, end, sl, sc, el, ec, self._col16(start, sc), self._col16(end, ec)))
 
     def _col16(self, offset: int, byte_col: int) -> int:
         chunk = self.src[offset - byte_col : offset]
@@ -265,7 +287,7 @@ class _Lowerer:
         trailing = self.comments.trailing_after(self.src, end_byte, end_line)
         if not doc and trailing is None:
             return NO_TRIVIA
-        return Trivia(doc, trailing)
+        return _Trivia(doc, trailing)
 
     def node_trivia(self, node: Node, first: Node | None = None) -> Trivia:
         """Doc above ``first`` (or ``node``), trailing comment after ``node``."""
@@ -285,14 +307,20 @@ class _Lowerer:
     # ------------------------------------------------------------------ comments
 
     def _collect_comments(self, root: Node) -> _Comments:
-        nodes = syntax.captures(syntax.query("comments"), root).get("comment", [])
-        nodes.sort(key=lambda n: n.start_byte)
         comments: list[Comment] = []
         own: list[bool] = []
-        for n in nodes:
-            comments.append(Comment(self.text(n), self.span(n)))
-            line_start = self.src.rfind(b"\n", 0, n.start_byte) + 1
-            own.append(not self.src[line_start : n.start_byte].strip())
+        src, path, ascii_ = self.src, self.path, self.ascii
+        for n in comment_nodes(src, root):
+            start, end = n.start_byte, n.end_byte
+            row, col = n.start_point  # a comment ends on the line it starts on
+            end_col = col + end - start
+            if ascii_:
+                span = _new(Span, (path, start, end, row, col, row, end_col, col, end_col))
+            else:
+                span = _new(Span, (path, start, end, row, col, row, end_col, self._col16(start, col),
+                                   self._col16(end, end_col)))  # fmt: skip
+            comments.append(_Comment(src[start:end].decode("utf-8", "replace"), span))
+            own.append(not src[start - col : start].strip())
         return _Comments(comments, own)
 
     # ------------------------------------------------------------------ errors
@@ -524,7 +552,7 @@ class _Lowerer:
             members: tuple[Member, ...] = ()
         else:
             members = self.members(body)
-        return TypeDecl(name, decorators, span, name_span, trivia, params, members)
+        return _TypeDecl(name, decorators, span, name_span, trivia, params, members)
 
     def _type_params(self, node: Node | None) -> tuple[TypeParam, ...]:
         if node is None:
@@ -570,7 +598,7 @@ class _Lowerer:
         decorators = tuple(d for _, d in leading) + self.decorators(node)
         span = self.span_of(start, node)
         name_span = self.span(name_node) if name_node is not None else span
-        return EnumValue(name, value, decorators, span, name_span, trivia)
+        return _EnumValue(name, value, decorators, span, name_span, trivia)
 
     def _scalar(self, node: Node, decorators: tuple[Decorator, ...], start: Node, state: _FileState) -> ScalarDecl:
         """Validators on the primitive's line are the scalar's; later ones go to the next decl (§2.6)."""
@@ -782,17 +810,17 @@ class _Lowerer:
         trailing = self.comments.trailing_after(self.src, node.end_byte, node.end_point.row)
         if trailing is None and type_node is not None:
             trailing = self.comments.trailing_after(self.src, type_node.end_byte, type_node.end_point.row)
-        trivia = Trivia(doc, trailing) if doc or trailing else NO_TRIVIA
+        trivia = _Trivia(doc, trailing) if doc or trailing else NO_TRIVIA
         ref = self.type_ref(type_node) if type_node is not None else _empty_ref(self.span(node))
         decorators = tuple(d for _, d in leading) + self.decorators(node)
         span = self.span_of(start, node)
         name_span = self.span(name_node) if name_node is not None else span
-        return Field(self.text(name_node), ref, decorators, span, name_span, trivia)
+        return _Field(self.text(name_node), ref, decorators, span, name_span, trivia)
 
     def _mixin(self, node: Node) -> Mixin:
         type_node = node.child_by_field_name("type")
         ref = self.named_ref(type_node) if type_node is not None else _empty_ref(self.span(node))
-        return Mixin(ref, self.span(node), self.node_trivia(node))
+        return _Mixin(ref, self.span(node), self.node_trivia(node))
 
     # ------------------------------------------------------------------ types
 
@@ -812,17 +840,17 @@ class _Lowerer:
         optional = node.child_by_field_name("optional") is not None
         span = self.span(node)
         if base is None:
-            return TypeRef("", span, span, array_dims=dims, optional=optional)
+            return _TypeRef("", span, span, None, (), dims, optional)
         if base.type == "map_type":
             key = base.child_by_field_name("key")
             value = base.child_by_field_name("value")
             args = tuple(self.type_ref(a) for a in (key, value) if a is not None)
             keyword = base.child_by_field_name("name") or base
-            return TypeRef("map", span, self.span(keyword), None, args, dims, optional)
+            return _TypeRef("map", span, self.span(keyword), None, args, dims, optional)
         if base.type == "named_type":
             named = self.named_ref(base)
-            return TypeRef(named.name, span, named.name_span, named.package, named.args, dims, optional)
-        return TypeRef(self.text(base), span, self.span(base), array_dims=dims, optional=optional)
+            return _TypeRef(named.name, span, named.name_span, named.package, named.args, dims, optional)
+        return _TypeRef(self.text(base), span, self.span(base), None, (), dims, optional)
 
     def named_ref(self, node: Node) -> TypeRef:
         name_node = node.child_by_field_name("name")
@@ -832,7 +860,7 @@ class _Lowerer:
         span = self.span(node)
         name_span = self.span(name_node) if name_node is not None else span
         package = self.text(pkg_node) if pkg_node is not None else None
-        return TypeRef(self.text(name_node), span, name_span, package, args)
+        return _TypeRef(self.text(name_node), span, name_span, package, args, 0, False)
 
     # ------------------------------------------------------------------ decorators
 
@@ -852,8 +880,8 @@ class _Lowerer:
         args_node = node.child_by_field_name("arguments")
         args = self._arguments(args_node, name) if args_node is not None else ()
         trailing = self.comments.trailing_after(self.src, node.end_byte, node.end_point.row)
-        trivia = Trivia((), trailing) if trailing is not None else NO_TRIVIA
-        return Decorator(name, args, args_node is not None, self.span(node), self.span(name_node), trivia)
+        trivia = _Trivia((), trailing) if trailing is not None else NO_TRIVIA
+        return _Decorator(name, args, args_node is not None, self.span(node), self.span(name_node), trivia)
 
     def _arguments(self, node: Node, outer: str) -> tuple[Literal, ...]:
         out: list[Literal] = []
@@ -885,24 +913,24 @@ class _Lowerer:
         text = self.text(node)
         span = self.span(node)
         if kind == "string":
-            return Literal(LiteralKind.STRING, text, self.string_value(node), span)
+            return _Literal(LiteralKind.STRING, text, self.string_value(node), span, ())
         if kind == "raw_string":
             body = text[1:-1] if len(text) >= 2 and text.endswith("`") else text[1:]
-            return Literal(LiteralKind.RAW_STRING, text, body.replace("\r\n", "\n"), span)
+            return _Literal(LiteralKind.RAW_STRING, text, body.replace("\r\n", "\n"), span, ())
         if kind in ("integer", "float", "negative_number", "duration", "size", "invalid_number"):
             return self._number(node, kind, text, span)
         if kind in ("true", "false"):
-            return Literal(LiteralKind.BOOL, text, kind == "true", span)
+            return _Literal(LiteralKind.BOOL, text, kind == "true", span, ())
         if kind == "null":
-            return Literal(LiteralKind.NULL, text, None, span)
+            return _Literal(LiteralKind.NULL, text, None, span, ())
         if kind == "qualified_identifier":
             pkg = node.child_by_field_name("package")
             name = self.text(node.child_by_field_name("name"))
             value = f"{self.text(pkg)}.{name}" if pkg is not None else name
-            return Literal(LiteralKind.IDENT, text, value, span)
+            return _Literal(LiteralKind.IDENT, text, value, span, ())
         if kind == "array":
-            return Literal(LiteralKind.ARRAY, text, None, span, self._array_items(node, outer))
-        return Literal(LiteralKind.IDENT, text, text, span)  # an ERROR-ish node: already reported
+            return _Literal(LiteralKind.ARRAY, text, None, span, self._array_items(node, outer))
+        return _Literal(LiteralKind.IDENT, text, text, span, ())  # an ERROR-ish node: already reported
 
     def _array_items(self, node: Node, outer: str) -> tuple[Literal, ...]:
         if self._depth >= MAX_NESTING:
@@ -917,16 +945,16 @@ class _Lowerer:
 
     def _number(self, node: Node, kind: str, text: str, span: Span) -> Literal:
         if node.is_missing or not text:
-            return Literal(LiteralKind.INT, text, 0, span)  # inserted by error recovery: reported
+            return _Literal(LiteralKind.INT, text, 0, span, ())  # inserted by error recovery: reported
         if kind == "negative_number":
             num = node.child_by_field_name("number")
             if num is None or num.is_missing:
-                return Literal(LiteralKind.INT, text, 0, span)
+                return _Literal(LiteralKind.INT, text, 0, span, ())
             positive = self._number(num, num.type, self.text(num), span)
             value = -positive.value if isinstance(positive.value, int | float) else 0
             if positive.kind is LiteralKind.INT and value < -INT64_MAX - 1:
                 self.error("parse/int-range", node, text=_shorten(text))
-            return Literal(positive.kind, text, value, span)
+            return _Literal(positive.kind, text, value, span, ())
         match = _NUMBER_RE.match(text)
         number = match.group(0) if match else "0"
         unit = text[len(number) :]
@@ -934,17 +962,17 @@ class _Lowerer:
             value = _int(number)
             if value > INT64_MAX and node.parent is not None and node.parent.type != "negative_number":
                 self.error("parse/int-range", node, text=_shorten(text))
-            return Literal(LiteralKind.INT, text, value, span)
+            return _Literal(LiteralKind.INT, text, value, span, ())
         if kind == "float":
-            return Literal(LiteralKind.FLOAT, text, float(number), span)
+            return _Literal(LiteralKind.FLOAT, text, float(number), span, ())
         if kind == "duration":
-            return Literal(LiteralKind.DURATION, text, _scaled(number, _DURATION_NS.get(unit, 1)), span)
+            return _Literal(LiteralKind.DURATION, text, _scaled(number, _DURATION_NS.get(unit, 1)), span, ())
         if kind == "size":
-            return Literal(LiteralKind.SIZE, text, _scaled(number, _SIZE_BYTES.get(unit, 1)), span)
+            return _Literal(LiteralKind.SIZE, text, _scaled(number, _SIZE_BYTES.get(unit, 1)), span, ())
         self.error("parse/number-suffix", node, suffix=unit)
         if "." in number:
-            return Literal(LiteralKind.FLOAT, text, float(number), span)
-        return Literal(LiteralKind.INT, text, _int(number), span)
+            return _Literal(LiteralKind.FLOAT, text, float(number), span, ())
+        return _Literal(LiteralKind.INT, text, _int(number), span, ())
 
     def string_value(self, node: Node) -> str:
         """The unescaped value of a `"..."` string node; bad escapes are reported."""

@@ -9,7 +9,11 @@ declaration after an edit point, on every keystroke.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from kit_core.diagnostics import Diagnostic, Fix, Related
+from kit_core.fastnew import maker
 from kit_core.model import (
     NO_TRIVIA,
     Comment,
@@ -38,117 +42,136 @@ from kit_core.source import Span
 
 __all__ = ["Shift"]
 
+_new = tuple.__new__  # builds a Span without the named tuple's keyword-parsing constructor
+
+
+_Comment = maker(Comment)
+_Trivia = maker(Trivia)
+_Literal = maker(Literal)
+_Decorator = maker(Decorator)
+_TypeRef = maker(TypeRef)
+_Field = maker(Field)
+_Mixin = maker(Mixin)
+_EnumValue = maker(EnumValue)
+_PathSegment = maker(PathSegment)
+_Route = maker(Route)
+_Method = maker(Method)
+_TypeParam = maker(TypeParam)
+_TypeDecl = maker(TypeDecl)
+_EnumDecl = maker(EnumDecl)
+_ScalarDecl = maker(ScalarDecl)
+_ErrorDecl = maker(ErrorDecl)
+_MiddlewareDecl = maker(MiddlewareDecl)
+_ServiceDecl = maker(ServiceDecl)
+_EventDecl = maker(EventDecl)
+
 
 class Shift:
-    """``Shift(dbyte, dline).decl(d)``: ``d`` with every span moved."""
+    """``Shift(dbyte, dline).decl(d)``: ``d`` with every span moved.
 
-    __slots__ = ("dbyte", "dline")
+    The parts are closures over the offsets (no attribute look-ups on the hot path)."""
+
+    __slots__ = ("dbyte", "dline", "span", "diagnostic", "decl", "_parts")
 
     def __init__(self, dbyte: int, dline: int) -> None:
         self.dbyte = dbyte
         self.dline = dline
+        self._parts = _parts(dbyte, dline)
+        self.span: Callable[[Span], Span] = self._parts["span"]
+        self.diagnostic: Callable[[Diagnostic], Diagnostic] = self._parts["diagnostic"]
+        self.decl: Callable[[Decl], Decl] = self._parts["decl"]
 
-    def span(self, s: Span) -> Span:
-        b, n = self.dbyte, self.dline
-        return Span(s.path, s.start_byte + b, s.end_byte + b, s.start_line + n, s.start_col,
-                    s.end_line + n, s.end_col, s.start_col16, s.end_col16)  # fmt: skip
 
-    def diagnostic(self, d: Diagnostic) -> Diagnostic:
-        sp = self.span
-        related = tuple(Related(sp(r.span), r.message) for r in d.related) if d.related else ()
-        fixes = tuple(Fix(f.title, sp(f.span), f.new_text) for f in d.fixes) if d.fixes else ()
-        return Diagnostic(d.code, d.severity, d.message, sp(d.span), related, fixes)
+def _parts(b: int, n: int) -> dict[str, Callable[..., Any]]:  # noqa: C901 - one closure per model class
+    def span(s: Span) -> Span:
+        path, start, end, start_line, start_col, end_line, end_col, start16, end16 = s
+        return _new(Span, (path, start + b, end + b, start_line + n, start_col, end_line + n, end_col, start16, end16))
 
-    # ------------------------------------------------------------------ pieces
+    def diagnostic(d: Diagnostic) -> Diagnostic:
+        related = tuple([Related(span(r.span), r.message) for r in d.related]) if d.related else ()
+        fixes = tuple([Fix(f.title, span(f.span), f.new_text) for f in d.fixes]) if d.fixes else ()
+        return Diagnostic(d.code, d.severity, d.message, span(d.span), related, fixes)
 
-    def comment(self, c: Comment) -> Comment:
-        return Comment(c.text, self.span(c.span))
+    def comment(c: Comment) -> Comment:
+        return _Comment(c.text, span(c.span))
 
-    def trivia(self, t: Trivia) -> Trivia:
+    def trivia(t: Trivia) -> Trivia:
         if t is NO_TRIVIA:
             return t
-        doc = tuple(self.comment(c) for c in t.doc) if t.doc else ()
-        return Trivia(doc, self.comment(t.trailing) if t.trailing is not None else None)
+        doc = tuple([comment(c) for c in t.doc]) if t.doc else ()
+        return _Trivia(doc, comment(t.trailing) if t.trailing is not None else None)
 
-    def literal(self, lit: Literal) -> Literal:
-        items = tuple(self.literal(i) for i in lit.items) if lit.items else ()
-        return Literal(lit.kind, lit.text, lit.value, self.span(lit.span), items)
+    def literal(lit: Literal) -> Literal:
+        items = tuple([literal(i) for i in lit.items]) if lit.items else ()
+        path, start, end, start_line, start_col, end_line, end_col, start16, end16 = lit.span
+        moved = _new(Span, (path, start + b, end + b, start_line + n, start_col, end_line + n, end_col, start16, end16))
+        return _Literal(lit.kind, lit.text, lit.value, moved, items)
 
-    def decorators(self, decs: tuple[Decorator, ...]) -> tuple[Decorator, ...]:
+    def decorators(decs: tuple[Decorator, ...]) -> tuple[Decorator, ...]:
         if not decs:
             return decs
-        sp, lit = self.span, self.literal
-        return tuple(
-            Decorator(
-                d.name,
-                tuple(lit(a) for a in d.args) if d.args else (),
-                d.has_parens,
-                sp(d.span),
-                sp(d.name_span),
-                self.trivia(d.trivia),
-            )
-            for d in decs
-        )
+        out = []
+        for d in decs:
+            args = tuple([literal(a) for a in d.args]) if d.args else ()
+            t = d.trivia
+            out.append(_Decorator(d.name, args, d.has_parens, span(d.span), span(d.name_span),
+                                  t if t is NO_TRIVIA else trivia(t)))  # fmt: skip
+        return tuple(out)
 
-    def ref(self, r: TypeRef) -> TypeRef:
-        args = tuple(self.ref(a) for a in r.args) if r.args else ()
-        return TypeRef(r.name, self.span(r.span), self.span(r.name_span), r.package, args, r.array_dims, r.optional)
+    def ref(r: TypeRef) -> TypeRef:
+        args = tuple([ref(a) for a in r.args]) if r.args else ()
+        moved = span(r.span)
+        name_span = moved if r.name_span is r.span else span(r.name_span)
+        return _TypeRef(r.name, moved, name_span, r.package, args, r.array_dims, r.optional)
 
-    def member(self, m: Member) -> Member:
-        if isinstance(m, Field):
-            return Field(
-                m.name,
-                self.ref(m.type),
-                self.decorators(m.decorators),
-                self.span(m.span),
-                self.span(m.name_span),
-                self.trivia(m.trivia),
-            )
-        return Mixin(self.ref(m.ref), self.span(m.span), self.trivia(m.trivia))
+    def member(m: Member) -> Member:
+        t = m.trivia
+        if type(m) is Field:
+            return _Field(m.name, ref(m.type), decorators(m.decorators), span(m.span), span(m.name_span),
+                          t if t is NO_TRIVIA else trivia(t))  # fmt: skip
+        return _Mixin(ref(m.ref), span(m.span), t if t is NO_TRIVIA else trivia(t))  # type: ignore[union-attr]
 
-    def enum_value(self, v: EnumValue) -> EnumValue:
-        value = self.literal(v.value) if v.value is not None else None
-        decorators = self.decorators(v.decorators)
-        return EnumValue(v.name, value, decorators, self.span(v.span), self.span(v.name_span), self.trivia(v.trivia))
+    def enum_value(v: EnumValue) -> EnumValue:
+        value = literal(v.value) if v.value is not None else None
+        return _EnumValue(v.name, value, decorators(v.decorators), span(v.span), span(v.name_span), trivia(v.trivia))
 
-    def route(self, r: Route) -> Route:
-        segments = tuple(PathSegment(s.text, self.span(s.span), s.var, s.wildcard) for s in r.segments)
-        return Route(r.text, segments, self.span(r.span))
+    def route(r: Route) -> Route:
+        segments = tuple([_PathSegment(s.text, span(s.span), s.var, s.wildcard) for s in r.segments])
+        return _Route(r.text, segments, span(r.span))
 
-    def method(self, m: Method) -> Method:
-        return Method(
+    def method(m: Method) -> Method:
+        return _Method(
             m.verb,
             m.name,
-            self.route(m.route) if m.route is not None else None,
-            self.ref(m.request) if m.request is not None else None,
-            self.ref(m.response) if m.response is not None else None,
-            self.decorators(m.decorators),
-            self.span(m.span),
-            self.span(m.name_span),
-            self.trivia(m.trivia),
-            tuple(self.comment(c) for c in m.body_comments) if m.body_comments else (),
+            route(m.route) if m.route is not None else None,
+            ref(m.request) if m.request is not None else None,
+            ref(m.response) if m.response is not None else None,
+            decorators(m.decorators),
+            span(m.span),
+            span(m.name_span),
+            trivia(m.trivia),
+            tuple([comment(c) for c in m.body_comments]) if m.body_comments else (),
         )
 
-    # ------------------------------------------------------------------ declarations
-
-    def decl(self, d: Decl) -> Decl:
-        sp = self.span
-        head = (d.name, self.decorators(d.decorators), sp(d.span), sp(d.name_span), self.trivia(d.trivia))
-        if isinstance(d, TypeDecl):
-            params = tuple(TypeParam(p.name, sp(p.span)) for p in d.params) if d.params else ()
-            return TypeDecl(*head, params, tuple(self.member(m) for m in d.members))
+    def decl(d: Decl) -> Decl:
+        head = (d.name, decorators(d.decorators), span(d.span), span(d.name_span), trivia(d.trivia))
+        kind = type(d)
+        if kind is TypeDecl:
+            params = tuple([_TypeParam(p.name, span(p.span)) for p in d.params]) if d.params else ()  # type: ignore[union-attr]
+            return _TypeDecl(*head, params, tuple([member(m) for m in d.members]))  # type: ignore[union-attr]
         if isinstance(d, EnumDecl):
-            return EnumDecl(*head, tuple(self.enum_value(v) for v in d.values))
+            return _EnumDecl(*head, tuple([enum_value(v) for v in d.values]))
         if isinstance(d, ScalarDecl):
-            return ScalarDecl(*head, self.ref(d.primitive))
+            return _ScalarDecl(*head, ref(d.primitive))
         if isinstance(d, ErrorDecl):
-            members = tuple(self.member(m) for m in d.members)
-            return ErrorDecl(*head, d.category, sp(d.category_span), members, d.has_body)
+            return _ErrorDecl(*head, d.category, span(d.category_span), tuple([member(m) for m in d.members]),
+                              d.has_body)  # fmt: skip
         if isinstance(d, MiddlewareDecl):
-            return MiddlewareDecl(*head)
+            return _MiddlewareDecl(*head)
         if isinstance(d, ServiceDecl):
-            return ServiceDecl(*head, tuple(self.method(m) for m in d.methods), d.extend)
+            return _ServiceDecl(*head, tuple([method(m) for m in d.methods]), d.extend)
         if isinstance(d, EventDecl):
-            payload = self.ref(d.payload) if d.payload is not None else None
-            return EventDecl(*head, payload, d.payload_array)
+            return _EventDecl(*head, ref(d.payload) if d.payload is not None else None, d.payload_array)
         raise TypeError(f"not a declaration: {type(d).__name__}")
+
+    return {"span": span, "diagnostic": diagnostic, "decl": decl}

@@ -96,9 +96,11 @@ class DesignSession:
         self._walked = 0.0
         self._analyzer: Analyzer | None = None
         self._manifest: Manifest | None = None
+        self._manifest_text: tuple[str, Manifest, list[Diagnostic]] | None = None
 
     def analyze(self, open_docs: Mapping[str, Document]) -> Snapshot:
-        manifest, mdiags = _manifest(self.root, open_docs)
+        text, manifest, mdiags = _manifest(self.root, open_docs, self._manifest_text)
+        self._manifest_text = (text, manifest, mdiags) if text is not None else None
         files = self._files(open_docs)
         analysis = self._update(manifest, files)
         diags = _merge(mdiags, analysis.diagnostics)
@@ -164,11 +166,19 @@ def analyze_single(doc: Document) -> Snapshot:
     return Snapshot(doc.path, None, manifest, files, diags, analysis.symbols, analysis, versions)
 
 
-def _manifest(root: Path, open_docs: Mapping[str, Document]) -> tuple[Manifest, list[Diagnostic]]:
+def _manifest(
+    root: Path, open_docs: Mapping[str, Document], last: tuple[str, Manifest, list[Diagnostic]] | None = None
+) -> tuple[str | None, Manifest, list[Diagnostic]]:
+    """(text, manifest, diagnostics) of the design's manifest; ``last`` is reused when the
+    text is the same (a keystroke in a `.kit` file does not parse the YAML again)."""
     mpath = root / MANIFEST_NAME
     doc = open_docs.get(str(mpath))
     try:
         text = doc.text if doc is not None else mpath.read_text(encoding="utf-8")
     except OSError:
-        return default_manifest(str(mpath)), []
-    return parse_manifest(str(mpath), text) if text.strip() else (default_manifest(str(mpath)), [])
+        return None, default_manifest(str(mpath)), []
+    if last is not None and last[0] == text:
+        return last
+    if not text.strip():
+        return text, default_manifest(str(mpath)), []
+    return (text, *parse_manifest(str(mpath), text))

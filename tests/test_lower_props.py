@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kit_core import syntax
-from kit_core.lower import Reuse, lower_tree, parse_file, parse_with_tree
+from kit_core.lower import Reuse, comment_nodes, lower_tree, parse_file, parse_with_tree
 from kit_core.model import SourceFile
 from kit_core.shift import Shift
 from kit_core.source import Span
@@ -208,3 +208,14 @@ def test_shift_moves_every_span_of_every_declaration() -> None:
         for decl in parse_file("s.kit", text).declarations:
             for dbyte, dline in ((0, 0), (7, 2), (-3, -1)):
                 assert Shift(dbyte, dline).decl(decl) == _moved(decl, dbyte, dline)
+
+
+@SETTINGS
+@given(st.one_of(mutated_design(), st.text(max_size=300), st.sampled_from(DESIGNS + MORE_DESIGNS)))
+def test_comments_are_the_comment_nodes_of_the_tree(text: str) -> None:
+    data = text.encode("utf-8", "surrogatepass")
+    root = syntax.parse(data).root_node
+    found = sorted(syntax.captures(syntax.query("comments"), root).get("comment", []), key=lambda n: n.start_byte)
+    expected = [(n.start_byte, n.end_byte) for n in found]
+    assert [(n.start_byte, n.end_byte) for n in comment_nodes(data, root)] == expected
+    assert [(c.span.start_byte, c.span.end_byte) for c in parse_file("c.kit", data).comments] == expected

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kit_core.analyzer.walk import refs_of
-from kit_core.analyzer.walk import walk_ref as _walk
-from kit_core.model import SourceFile, TypeRef
+from kit_core.model import ErrorDecl, EventDecl, Field, ScalarDecl, ServiceDecl, SourceFile, TypeDecl, TypeRef
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,12 +15,41 @@ class FileSummary:
 
 
 def summarize(file: SourceFile) -> FileSummary:
+    """One pass over the file's type references (`walk.refs_of` order, nested arguments
+    after their reference); written out because it runs for every edit of a file."""
+    own = file.package
+    if own is None:
+        return FileSummary(False, {})
     mentions = False
     edges: dict[str, TypeRef] = {}
-    for site in refs_of(file):
-        for r in _walk(site.ref):
-            if r.package is None and r.name == "file" and not r.args:
-                mentions = True
-            elif site.role in ("field", "mixin") and r.package and r.package != file.package:
-                edges.setdefault(r.package, r)
+    for decl in file.declarations:
+        kind = type(decl)
+        if kind is TypeDecl or kind is ErrorDecl:
+            for m in decl.members:  # type: ignore[union-attr]
+                stack = [m.type if isinstance(m, Field) else m.ref]
+                while stack:
+                    r = stack.pop()
+                    package = r.package
+                    if package is None:
+                        if r.name == "file" and not r.args:
+                            mentions = True
+                    elif package != own and package not in edges:
+                        edges[package] = r
+                    if r.args:
+                        stack.extend(reversed(r.args))
+        elif not mentions:
+            refs: list[TypeRef] = []
+            if kind is ScalarDecl:
+                refs.append(decl.primitive)  # type: ignore[union-attr]
+            elif kind is ServiceDecl:
+                for method in decl.methods:  # type: ignore[union-attr]
+                    refs.extend(r for r in (method.request, method.response) if r is not None)
+            elif kind is EventDecl and decl.payload is not None:  # type: ignore[union-attr]
+                refs.append(decl.payload)  # type: ignore[union-attr]
+            while refs:
+                r = refs.pop()
+                if r.package is None and r.name == "file" and not r.args:
+                    mentions = True
+                    break
+                refs.extend(r.args)
     return FileSummary(mentions, edges)

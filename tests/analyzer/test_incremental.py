@@ -11,6 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kit_core.analyzer import Analyzer, analyze
+from kit_core.analyzer.summary import summarize
+from kit_core.analyzer.walk import refs_of, walk_ref
 from kit_core.lower import parse_file
 from kit_core.model import SourceFile
 
@@ -160,3 +162,28 @@ def test_unknown_name_hints_follow_new_declarations_in_the_same_file() -> None:
     for step in [text + "\ntype User {}\n", text, text + "\nmiddleware Auth\n"]:
         files[path] = parse_file(path, step)
         _assert_same(session.update(files[path]).diagnostics, files)
+
+
+def _summary_by_walking(file: SourceFile) -> tuple[bool, dict[str, object]]:
+    """`summarize` spelled with the walkers it replaces."""
+    mentions = False
+    edges: dict[str, object] = {}
+    for site in refs_of(file):
+        for r in walk_ref(site.ref):
+            if r.package is None and r.name == "file" and not r.args:
+                mentions = True
+            elif site.role in ("field", "mixin") and r.package and r.package != file.package:
+                edges.setdefault(r.package, r)
+    return mentions, edges
+
+
+@SETTINGS
+@given(st.integers(0, len(SEEDS) - 1), edit_scripts())
+def test_file_summaries_match_the_walkers(which: int, script: list[tuple[str, int, int, str]]) -> None:
+    text = SEEDS[which].read_text(encoding="utf-8")
+    history: list[str] = []
+    for step in [("line", 0, 0, ""), *script]:
+        text = _apply(text, history, step)
+        f = parse_file("/d/s.kit", text)
+        got = summarize(f)
+        assert (got.mentions_file, got.edges) == _summary_by_walking(f)
