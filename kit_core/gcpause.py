@@ -9,6 +9,12 @@ server would otherwise trigger full collections over the whole design). Frozen o
 are still freed by reference counting; only cyclic garbage that existed at the moment
 of a freeze waits for :func:`collect`, which a long-running process (the language
 server) calls when idle.
+
+Freeing is not free either: the model of a large file takes milliseconds to deallocate.
+On an incremental path the previous versions are handed to :func:`retire` instead of
+being dropped there, and the process frees them when it has time (:func:`release`: the
+language server does so once it has published diagnostics). At most
+``RETIRED_MAX`` values wait; beyond that the oldest are freed at once.
 """
 
 from __future__ import annotations
@@ -28,6 +34,22 @@ def paused_gc() -> Iterator[None]:
         if enabled:  # the outermost pause: hide what survived from later collections
             gc.freeze()
             gc.enable()
+
+
+RETIRED_MAX = 64
+_retired: list[object] = []
+
+
+def retire(value: object) -> None:
+    """Keep ``value`` alive until the next :func:`release` (a deferred free)."""
+    _retired.append(value)
+    if len(_retired) > RETIRED_MAX:
+        del _retired[: RETIRED_MAX // 2]
+
+
+def release() -> None:
+    """Free what was retired."""
+    _retired.clear()
 
 
 def collect() -> int:

@@ -24,7 +24,7 @@ from tree_sitter import Node, Tree
 from kit_core import syntax
 from kit_core.diagnostics import Diagnostic, make
 from kit_core.fastnew import maker
-from kit_core.gcpause import paused_gc
+from kit_core.gcpause import paused_gc, retire
 from kit_core.model import (
     NO_TRIVIA,
     Comment,
@@ -239,6 +239,7 @@ class _Lowerer:
         self.reuse = reuse
         self.previous = reuse.units if reuse is not None and reuse.path == path else {}
         self.units: dict[bytes, list[_Unit]] = {}
+        self._shifts: dict[tuple[int, int], Shift] = {}  # usually one: every unit after an edit moves alike
         self.ascii = src.isascii()
         self._index: LineIndex | None = None  # built only for offsets that are not node ends
         self.diags: list[Diagnostic] = []
@@ -385,6 +386,7 @@ class _Lowerer:
         for child in root.named_children:
             self._lower_item(child, state)
         if self.reuse is not None:
+            retire(self.reuse.units)
             self.reuse.path, self.reuse.units = self.path, self.units
         for dec_node, _ in state.pending:
             self.syntax_error(
@@ -440,7 +442,9 @@ class _Lowerer:
             self.comments.trailing_after(self.src, node.end_byte, node.end_point.row)
             dbyte, dline = start - unit.start, line - unit.line
             if dbyte or dline:
-                shift = Shift(dbyte, dline)
+                shift = self._shifts.get((dbyte, dline))
+                if shift is None:
+                    shift = self._shifts[dbyte, dline] = Shift(dbyte, dline)
                 decl = shift.decl(unit.decl)
                 diags = tuple(shift.diagnostic(d) for d in unit.diags)
                 unit = _Unit(start, line, decl, diags)

@@ -18,7 +18,7 @@ from lsprotocol import types as lsp
 from pygls.uris import to_fs_path
 from tree_sitter import Tree
 
-from kit_core import syntax
+from kit_core import gcpause, syntax
 from kit_core.lower import Reuse, lower_tree
 from kit_core.manifest import MANIFEST_NAME
 from kit_core.model import SourceFile
@@ -71,6 +71,8 @@ class Document:
                 else:
                     self.source, self.tree = change.text.encode("utf-8"), None
                 self._starts = None
+            if self._file is not None:
+                gcpause.retire(self._file)  # freed after the diagnostics are out, not on the way
             self.version, self._file, self._tree_fresh = version, None, False
 
     def _apply_partial(self, change: lsp.TextDocumentContentChangePartial, encoding: str) -> None:

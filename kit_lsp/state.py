@@ -14,6 +14,7 @@ from pathlib import Path
 
 from lsprotocol import types as lsp
 
+from kit_core import gcpause
 from kit_core.model import SourceFile
 from kit_core.symbols import SymbolTable
 from kit_lsp.convert import UTF16
@@ -95,8 +96,16 @@ class State:
                 if doc is None:
                     raise KeyError(key)
                 snap = analyze_single(doc)
+            old = self._snapshots.get(key)
+            if old is not None:
+                gcpause.retire(old)  # see `release`
             self._snapshots[key] = snap
             return snap
+
+    def release(self) -> None:
+        """Free what analyses replaced (previous models and snapshots), once their results
+        are out: deallocating a large design's model costs milliseconds a keystroke."""
+        gcpause.release()
 
     def files_changed(self, root: str) -> None:
         """Design files were created or deleted under ``root`` (watched-file events)."""

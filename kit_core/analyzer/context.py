@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from kit_core.analyzer.summary import FileSummary, summarize
 from kit_core.decorators import flat_args, literal_text
 from kit_core.diagnostics import Diagnostic, Related, make
+from kit_core.gcpause import retire
 from kit_core.model import Decl, Method, ServiceDecl, SourceFile, TypeRef
 from kit_core.semantics.http import HttpBuilder, HttpModel, MethodInfo
 from kit_core.semantics.types import Params, TypeIndex, TypeShape
@@ -149,6 +150,8 @@ class Ctx:
         """Facts of one file alone, reused while the file object is unchanged."""
         hit = self.summaries.get(file.path)
         if hit is None or hit[0] is not file:
+            if hit is not None:
+                retire(hit)
             hit = (file, summarize(file))
             self.summaries[file.path] = hit
         return hit[1]

@@ -34,7 +34,7 @@ from kit_core.analyzer import (
 from kit_core.analyzer.context import Ctx, DepKey
 from kit_core.analyzer.summary import FileSummary
 from kit_core.diagnostics import Diagnostic, make
-from kit_core.gcpause import paused_gc
+from kit_core.gcpause import paused_gc, retire
 from kit_core.model import (
     Decl,
     EnumDecl,
@@ -144,7 +144,7 @@ class _Entry:
     deps: frozenset[DepKey]
 
     def shifted(self, dbyte: int, dline: int) -> _Entry:
-        if not dbyte and not dline:
+        if not self.diagnostics or (not dbyte and not dline):
             return self
         shift = Shift(dbyte, dline)
         return _Entry(tuple(shift.diagnostic(d) for d in self.diagnostics), self.deps)
@@ -171,15 +171,21 @@ def _run_rule(ctx: Ctx, name: str, rule: Callable[[], None], where: str) -> None
         )
 
 
-def _decl_keys(file: SourceFile) -> set[tuple[DepKey, bytes, int]]:
-    """What a file declares, with a fingerprint (text and position) of each declaration."""
-    if file.package is None:
-        return set()
-    data = file.source.encode("utf-8", errors="replace")
-    out = set()
-    for decl in file.declarations:
-        out.add((_key(decl, file.package), data[decl.span.start_byte : decl.span.end_byte], decl.span.start_byte))
-    return out
+DeclKeys = set[tuple[DepKey, bytes, int]]
+"""What a file declares, with a fingerprint (text and position) of each declaration."""
+
+
+def _fingerprints(file: SourceFile) -> tuple[DeclKeys, list[object] | None]:
+    """The file's `DeclKeys` and its declarations' content keys (see `_content_keys`)."""
+    source = file.source
+    data = source.encode("ascii") if source.isascii() else source.encode("utf-8", "surrogatepass")
+    package = file.package
+    decl_keys: DeclKeys = set()
+    if package is not None:
+        for decl in file.declarations:
+            span = decl.span
+            decl_keys.add((_key(decl, package), data[span.start_byte : span.end_byte], span.start_byte))
+    return decl_keys, _content_keys(file, data)
 
 
 def _key(decl: Decl, package: str) -> DepKey:
@@ -197,15 +203,13 @@ def _names_key(key: DepKey) -> DepKey:
     return ("N", "*" if key[0] == "M" else key[1], "")
 
 
-def _content_keys(file: SourceFile) -> list[object] | None:
+def _content_keys(file: SourceFile, data: bytes) -> list[object] | None:
     """For each declaration, what its file-rule results depend on within the file: its
     kind, its text, where its first line starts (columns), its comments and the syntax
     errors inside it. Two declarations with equal keys lower to the same model up to a
     shift of bytes and lines. None when the text cannot be mapped back to the bytes."""
-    source = file.source
-    if "\ufffd" in source:
+    if "\ufffd" in file.source:
         return None
-    data = source.encode("utf-8", "surrogatepass") if not source.isascii() else source.encode("ascii")
     broken = [
         (d.span.start_byte, d.span.end_byte, d.message)  # type: ignore[attr-defined]
         for d in file.parse_diagnostics
@@ -257,6 +261,7 @@ class Analyzer:
         self._manifest = manifest
         self._files: dict[str, SourceFile] = {}
         self._results: dict[str, _FileResults] = {}
+        self._fingerprints: dict[str, list[tuple[SourceFile, tuple[DeclKeys, list[object] | None]]]] = {}
         self._summaries: dict[str, tuple[SourceFile, FileSummary]] = {}
         self._methods: dict[int, tuple[Method, MethodInfo, frozenset[DepKey]]] = {}
         self._reusable: dict[object, tuple[tuple[object, ...], tuple[Diagnostic, ...]]] = {}
@@ -276,6 +281,7 @@ class Analyzer:
     def update_all(self, files: Iterable[SourceFile]) -> Analysis:
         self._files = {f.path: f for f in files}
         self._results.clear()
+        self._fingerprints.clear()
         self._methods.clear()
         self._reusable.clear()
         return self._analyze()
@@ -283,6 +289,8 @@ class Analyzer:
     def update(self, file: SourceFile) -> Analysis:
         before = self._packages()
         old = self._files.get(file.path)
+        if old is not None and old is not file:
+            retire(old)
         self._files[file.path] = file
         self._invalidate(old, file, before != self._packages())
         return self._analyze()
@@ -310,6 +318,18 @@ class Analyzer:
             self._invalidate(old, None, before != self._packages())
         return self._analyze()
 
+    def _prints(self, file: SourceFile) -> tuple[DeclKeys, list[object] | None]:
+        """`_fingerprints` of the last two versions of each edited file, computed once."""
+        kept = self._fingerprints.setdefault(file.path, [])
+        for f, prints in kept:
+            if f is file:
+                return prints
+        prints = _fingerprints(file)
+        kept.append((file, prints))
+        if len(kept) > 2:
+            retire(kept.pop(0))
+        return prints
+
     def _packages(self) -> set[str | None]:
         return {f.package for f in self._files.values()}
 
@@ -333,8 +353,10 @@ class Analyzer:
             self._results.clear()
             self._methods.clear()
             return
-        before = _decl_keys(old) if old is not None else set()
-        after = _decl_keys(new) if new is not None else set()
+        before = self._prints(old)[0] if old is not None else set()
+        after = self._prints(new)[0] if new is not None else set()
+        if new is None:
+            self._fingerprints.pop(old.path, None)  # type: ignore[union-attr]
         if before == after:
             return
         moved_or_changed = {k for k, _, _ in before ^ after}
@@ -375,6 +397,8 @@ class Analyzer:
         live = {id(m.method) for m in http.methods}
         for key in [k for k in self._methods if k not in live]:
             del self._methods[key]
+        if self._last is not None:
+            retire(self._last)
         self._last = Analysis(_sorted(out), symbols, ctx.index, http, files, self._manifest)
         return self._last
 
@@ -401,7 +425,9 @@ class Analyzer:
     def _file(self, ctx: Ctx, f: SourceFile) -> tuple[Diagnostic, ...]:
         results = self._results.get(f.path)
         if results is None or results.file is not f:
-            results = self._results[f.path] = _carried(results, f)
+            if results is not None:
+                retire(results)
+            results = self._results[f.path] = _carried(results, f, self._prints)
         elif results.result is not None:
             return results.result
         complete = True
@@ -442,15 +468,17 @@ def _drop(results: _FileResults, changed: set[DepKey]) -> None:
             results.result = None
 
 
-def _carried(previous: _FileResults | None, f: SourceFile) -> _FileResults:
+def _carried(
+    previous: _FileResults | None, f: SourceFile, prints: Callable[[SourceFile], tuple[DeclKeys, list[object] | None]]
+) -> _FileResults:
     """Fresh results for a new version of a file, keeping those of the declarations whose
     text (and comments, and syntax errors) did not change, shifted to their new place."""
     entries: list[_Entry | None] = [None] * len(f.declarations)
     if previous is None or not any(e is not None for e in previous.decls):
         return _FileResults(f, None, entries)
     old = previous.file
-    old_keys = _content_keys(old)
-    new_keys = _content_keys(f) if old_keys is not None else None
+    old_keys = prints(old)[1]
+    new_keys = prints(f)[1] if old_keys is not None else None
     if old_keys is None or new_keys is None:
         return _FileResults(f, None, entries)
     pool: dict[object, list[tuple[_Entry, Decl]]] = {}

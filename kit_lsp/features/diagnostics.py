@@ -87,6 +87,7 @@ class Diagnostics:
                 finally:
                     self._finished[key] = time.monotonic()
                 self.publish_snapshot(snap)
+                state.release()
                 if key not in self._again:
                     return
                 await asyncio.sleep(state.settings.diagnostics_delay_ms / 1000)
