@@ -169,7 +169,7 @@ func (s *Server) Handle(pattern string, h http.Handler, mws ...Middleware) {
 	}
 	_, ownTimeout := limitsOf(h)
 	inner := NewChain(mws...).Then(h)
-	s.mux.Handle(pattern, &route{s: s, next: inner, ownTimeout: ownTimeout, pattern: pattern})
+	s.mux.Handle(pattern, &route{s: s, next: inner, ownTimeout: ownTimeout, pattern: reqctx.NewPattern(pattern)})
 }
 
 // HandleFunc registers fn for pattern.
@@ -186,11 +186,11 @@ type route struct {
 	s          *Server
 	next       http.Handler
 	ownTimeout bool
-	pattern    string
+	pattern    *reqctx.Pattern
 }
 
 func (rt *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	reqctx.From(r.Context()).SetPatternRef(&rt.pattern)
+	reqctx.From(r.Context()).SetPatternRef(rt.pattern)
 	if !rt.ownTimeout {
 		if d := time.Duration(rt.s.hTimeout.Load()); d > 0 {
 			ctx, cancel := context.WithTimeout(r.Context(), d)

@@ -19,12 +19,12 @@ import (
 // safe on a nil *State.
 type State struct {
 	context.Context
-	pattern    atomic.Pointer[string]
+	pattern    atomic.Pointer[Pattern]
 	clientGone atomic.Bool
 	requestID  string
 	idHeader   [1]string // the X-Request-Id header value, see RequestIDHeader
 	// W is the outermost recording writer, nil when none was installed.
-	W  *ResponseWriter
+	W *ResponseWriter
 	// Storage for W and for the request carrying the state: one
 	// allocation per request for all three.
 	rw  ResponseWriter
@@ -91,10 +91,20 @@ func Ensure(r *http.Request) (*http.Request, *State) {
 	return r.WithContext(s), s
 }
 
+// Pattern is a mux pattern with its route, computed once per registered
+// route.
+type Pattern struct {
+	Pattern string // "GET /users/{id}"
+	Route   string // "/users/{id}"
+}
+
+// NewPattern returns p with its route.
+func NewPattern(p string) *Pattern { return &Pattern{Pattern: p, Route: Route(p)} }
+
 // SetPatternRef records the mux pattern that matched the request, given by
-// a pointer to a string that outlives the request (no allocation).
-func (s *State) SetPatternRef(p *string) {
-	if s == nil || p == nil || *p == "" {
+// a value that outlives the request (no allocation).
+func (s *State) SetPatternRef(p *Pattern) {
+	if s == nil || p == nil || p.Pattern == "" {
 		return
 	}
 	s.pattern.Store(p)
@@ -105,7 +115,7 @@ func (s *State) SetPattern(p string) {
 	if s == nil || p == "" {
 		return
 	}
-	s.pattern.Store(&p)
+	s.pattern.Store(NewPattern(p))
 }
 
 // Pattern returns the recorded mux pattern, or "".
@@ -114,14 +124,22 @@ func (s *State) Pattern() string {
 		return ""
 	}
 	if p := s.pattern.Load(); p != nil {
-		return *p
+		return p.Pattern
 	}
 	return ""
 }
 
 // Route returns the path part of the recorded pattern ("/users/{id}" for
 // "GET /users/{id}"), or "".
-func (s *State) Route() string { return Route(s.Pattern()) }
+func (s *State) Route() string {
+	if s == nil {
+		return ""
+	}
+	if p := s.pattern.Load(); p != nil {
+		return p.Route
+	}
+	return ""
+}
 
 // MarkClientGone records that the client went away before a response was
 // written; access logs report status 499.

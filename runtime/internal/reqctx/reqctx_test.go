@@ -1,9 +1,12 @@
 package reqctx
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 )
 
 func TestRoute(t *testing.T) {
@@ -51,5 +54,47 @@ func TestStateAndWriter(t *testing.T) {
 	wrapped := struct{ http.ResponseWriter }{w}
 	if Find(wrapped, r2.Context()) != w || Find(w, r.Context()) != w {
 		t.Fatal("Find failed")
+	}
+}
+
+type ctxKey struct{}
+
+// The state is the request context: it answers its own key, passes other
+// keys, deadlines and cancellation through to the parent, and holds the
+// request copy that carries it.
+func TestStateIsTheContext(t *testing.T) {
+	parent, cancel := context.WithCancel(context.WithValue(context.Background(), ctxKey{}, "v"))
+	r := httptest.NewRequest("GET", "/users/1", nil).WithContext(parent)
+	rec := httptest.NewRecorder()
+	r2, st := New(r, rec)
+	if r2 == r || r2.URL != r.URL || r2.Context() != context.Context(st) || r.Context() != parent {
+		t.Fatal("New must return a copy of r carrying the state, leaving r alone")
+	}
+	if From(r2.Context()) != st || r2.Context().Value(ctxKey{}) != "v" || st.W.ResponseWriter != rec {
+		t.Fatal("state lookups")
+	}
+	inner := context.WithValue(r2.Context(), ctxKey{}, "w")
+	if From(inner) != st {
+		t.Fatal("state not found below another context")
+	}
+	child, stop := context.WithTimeout(r2.Context(), time.Hour)
+	defer stop()
+	cancel()
+	select {
+	case <-child.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("cancelling the parent did not reach a child of the state")
+	}
+	if !errors.Is(r2.Context().Err(), context.Canceled) {
+		t.Fatalf("Err = %v", r2.Context().Err())
+	}
+	p := NewPattern("GET example.com/users/{id}")
+	st.SetPatternRef(p)
+	if st.Pattern() != "GET example.com/users/{id}" || st.Route() != "/users/{id}" {
+		t.Fatalf("pattern %q route %q", st.Pattern(), st.Route())
+	}
+	st.SetRequestID("abc")
+	if st.RequestID() != "abc" || st.RequestIDHeader()[0] != "abc" || len(st.RequestIDHeader()) != 1 {
+		t.Fatal("request id")
 	}
 }
