@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 
+from kit_core.fastnew import maker
 from kit_core.model import (
     Decl,
     EnumDecl,
@@ -99,6 +100,9 @@ _TABLES = {
 }
 
 _KIND_OF = {TypeDecl: Kind.TYPE, EnumDecl: Kind.ENUM, ScalarDecl: Kind.SCALAR, ErrorDecl: Kind.ERROR}
+_Resolved = maker(Resolved)
+_MAP = Resolved(Kind.MAP, "map")
+_PRIMITIVE = {name: Resolved(Kind.PRIMITIVE, name) for name in PRIMITIVES}
 
 
 @dataclass(slots=True)
@@ -126,20 +130,22 @@ class SymbolTable:
 
     def resolve(self, ref: TypeRef, package: str, params: Iterable[str] = ()) -> Resolved | None:
         """Resolve the base of ``ref`` seen from ``package``; None when nothing matches."""
-        if ref.is_map:
-            return Resolved(Kind.MAP, "map")
+        name = ref.name
         if ref.package is None:
-            if ref.name in params:
-                return Resolved(Kind.PARAM, ref.name)
-            if ref.name in PRIMITIVES:
-                return Resolved(Kind.PRIMITIVE, ref.name)
+            if name == "map":
+                return _MAP
+            if name in params:
+                return _Resolved(Kind.PARAM, name, None, None)
+            prim = _PRIMITIVE.get(name)
+            if prim is not None:
+                return prim
         owner = self.packages.get(ref.package or package)
         if owner is None:
             return None
-        decl = owner.lookup(ref.name)
+        decl = owner.lookup(name)
         if decl is None:
             return None
-        return Resolved(_KIND_OF[type(decl)], decl.name, owner.name, decl)
+        return _Resolved(_KIND_OF[type(decl)], decl.name, owner.name, decl)
 
     def scalar_primitive(self, resolved: Resolved) -> str | None:
         """The primitive under a scalar (or the primitive itself)."""

@@ -19,7 +19,7 @@ from kit_core.diagnostics import Diagnostic, Related, make
 from kit_core.gcpause import retire
 from kit_core.model import Decl, Method, ServiceDecl, SourceFile, TypeRef
 from kit_core.semantics.http import HttpBuilder, HttpModel, MethodInfo
-from kit_core.semantics.types import Params, TypeIndex, TypeShape
+from kit_core.semantics.types import Params, TypeIndex, TypeShape, shape_key
 from kit_core.source import Span
 from kit_core.symbols import SymbolTable
 
@@ -41,19 +41,19 @@ class TrackingIndex(TypeIndex):
         super().__init__(symbols)
         self.recording: set[DepKey] | None = None
         self._field_deps: dict[tuple[int, tuple[TypeShape, ...]], frozenset[DepKey]] = {}
-        self._ref_deps: dict[tuple[int, str], tuple[TypeRef, frozenset[DepKey]]] = {}
+        self.tracked: dict[tuple[object, ...], tuple[TypeRef, TypeShape, frozenset[DepKey]]] = {}
 
     def shape(self, ref: TypeRef, package: str, params: Params | Sequence[str] = ()) -> TypeShape:
+        key = shape_key(ref, package, params)
+        hit = self.tracked.get(key)
+        if hit is None or hit[0] is not ref:
+            deps: set[DepKey] = set()
+            _record(deps, ref, package)
+            hit = (ref, self.resolve(ref, package, params), frozenset(deps))
+            self.tracked[key] = hit
         if self.recording is not None:
-            key = (id(ref), package)
-            hit = self._ref_deps.get(key)
-            if hit is None or hit[0] is not ref:
-                deps: set[DepKey] = set()
-                _record(deps, ref, package)
-                hit = (ref, frozenset(deps))
-                self._ref_deps[key] = hit
-            self.recording.update(hit[1])
-        return super().shape(ref, package, params)
+            self.recording.update(hit[2])
+        return hit[1]
 
     def fields(self, decl, package, args=()):  # type: ignore[no-untyped-def]
         key = (id(decl), args)
@@ -91,7 +91,6 @@ class Ctx:
     summaries: dict[str, tuple[SourceFile, FileSummary]] = field(default_factory=dict)
     methods: dict[int, tuple[Method, MethodInfo, frozenset[DepKey]]] = field(default_factory=dict)
     reusable: dict[object, tuple[tuple[object, ...], tuple[Diagnostic, ...]]] = field(default_factory=dict)
-    shapes: dict[tuple[object, ...], tuple[TypeRef, TypeShape, frozenset[DepKey]]] = field(default_factory=dict)
 
     @classmethod
     def create(cls, symbols: SymbolTable, manifest: Manifest | None) -> Ctx:
@@ -126,21 +125,20 @@ class Ctx:
 
     def shape(self, ref: TypeRef, package: str, params: Params | tuple[str, ...] = ()) -> TypeShape:
         """Resolve a reference (memoised per analysis; a hit replays the names it needs)."""
-        if type(params) is tuple:
-            key: tuple[object, ...] = (id(ref), package, params)
-        elif all(v is None for v in params.values()):  # type: ignore[union-attr]
-            key = (id(ref), package, tuple(params))
-        else:
-            key = (id(ref), package, tuple(params.items()))  # type: ignore[union-attr]
-        hit = self.shapes.get(key)
-        if hit is None or hit[0] is not ref:
-            deps: set[DepKey] = set()
-            _record(deps, ref, package)
-            hit = (ref, self.index.shape(ref, package, params), frozenset(deps))
-            self.shapes[key] = hit
-        if self.deps is not None:
-            self.deps.update(hit[2])
-        return hit[1]
+        deps = self.deps
+        if type(params) is tuple and deps is self.index.recording:  # the rules' case, inlined
+            hit = self.index.tracked.get((id(ref), package, params))
+            if hit is not None and hit[0] is ref:
+                if deps is not None:
+                    deps.update(hit[2])
+                return hit[1]
+        if self.deps is not None and self.deps is not self.index.recording:
+            outer, self.index.recording = self.index.recording, self.deps
+            try:
+                return self.index.shape(ref, package, params)
+            finally:
+                self.index.recording = outer
+        return self.index.shape(ref, package, params)
 
     def file_of(self, decl: Decl, package: str) -> SourceFile | None:
         pkg = self.symbols.packages.get(package)

@@ -39,6 +39,8 @@ def check_decl(ctx: Ctx, file: SourceFile, decl: Decl) -> None:
     params = tuple(p.name for p in decl.params) if isinstance(decl, TypeDecl) else ()
     site = Site.FIELD if isinstance(decl, TypeDecl) else Site.ERROR_FIELD
     for f in decl.fields:
+        if not f.decorators:
+            continue  # nothing to check (the types rule recorded what its type looks up)
         shape = ctx.shape(f.type, file.package, params)
         decs = [d for d in f.decorators if usable(d, site) is not None]
         _sensitive(ctx, decs, f)
@@ -325,6 +327,8 @@ def _number_breaks(name: str, value: float, args: list[object]) -> str | None:
 
 
 def _cross_field(ctx: Ctx, decl: TypeDecl, package: str) -> None:
+    if not any(d.name in ("requiresOneOf", "mutuallyExclusive") for d in decl.decorators):
+        return
     fields = {ef.name: ef for ef in reversed(ctx.index.fields(decl, package))}
     for d in decl.decorators:
         if d.name not in ("requiresOneOf", "mutuallyExclusive") or usable(d, Site.TYPE) is None:

@@ -72,8 +72,8 @@ def check_decl(ctx: Ctx, file: SourceFile, decl: Decl) -> None:
         params = tuple(p.name for p in decl.params) if isinstance(decl, TypeDecl) else ()
         site = Site.FIELD if isinstance(decl, TypeDecl) else Site.ERROR_FIELD
         for f in decl.fields:
-            shape = ctx.shape(f.type, file.package, params)
-            check_field(ctx, f.decorators, shape, site, f)
+            if f.decorators:  # else nothing to check (the types rule recorded what its type looks up)
+                check_field(ctx, f.decorators, ctx.shape(f.type, file.package, params), site, f)
     elif isinstance(decl, ScalarDecl):
         shape = ctx.shape(decl.primitive, file.package)
         check_field(ctx, decl.decorators, shape, Site.SCALAR, None)
@@ -91,6 +91,8 @@ def scalar_validators(shape: TypeShape) -> list[Decorator]:
 
 def check_field(ctx: Ctx, decorators: Sequence[Decorator], shape: TypeShape, site: Site, field: Field | None) -> None:
     own = field_validators(decorators, site)
+    if not own:
+        return  # (scalar validators alone were checked on the scalar)
     cls = value_class(shape)
     fitting = [d for d in own if _fits(ctx, d, shape, cls)]
     for d in fitting:

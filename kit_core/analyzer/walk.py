@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from kit_core.decorators import Site
+from kit_core.fastnew import maker
 from kit_core.model import (
     Decl,
     Decorator,
@@ -52,6 +53,9 @@ class SiteNode:
     node: object = None  # the Field / Method / EnumValue itself
 
 
+_SiteNode = maker(SiteNode)
+
+
 def decl_site(decl: Decl) -> Site:
     if isinstance(decl, ServiceDecl):
         return Site.EXTEND_SERVICE if decl.extend else Site.SERVICE
@@ -68,13 +72,22 @@ def file_sites(file: SourceFile) -> Iterator[SiteNode]:
     """The file's own decorators (above `package`), if any."""
     if file.decorators:
         span = file.package_span or file.decorators[0].span
-        yield SiteNode(Site.FILE, file.decorators, span)
+        yield _SiteNode(Site.FILE, file.decorators, span, None, None)
 
 
-def decl_sites(decl: Decl) -> Iterator[SiteNode]:
-    """A declaration and its members (fields, enum values, methods)."""
-    yield SiteNode(decl_site(decl), decl.decorators, decl.name_span, decl, decl)
-    yield from _members(decl)
+_last_sites: tuple[object, tuple[SiteNode, ...]] = (None, ())
+
+
+def decl_sites(decl: Decl) -> tuple[SiteNode, ...]:
+    """A declaration and its members (fields, enum values, methods). Several rule
+    families ask in turn about the same declaration: the last answer is kept."""
+    global _last_sites
+    last = _last_sites
+    if last[0] is decl:
+        return last[1]
+    sites = (_SiteNode(decl_site(decl), decl.decorators, decl.name_span, decl, decl), *_members(decl))
+    _last_sites = (decl, sites)
+    return sites
 
 
 def _members(decl: Decl) -> Iterator[SiteNode]:
@@ -82,13 +95,13 @@ def _members(decl: Decl) -> Iterator[SiteNode]:
         site = Site.FIELD if isinstance(decl, TypeDecl) else Site.ERROR_FIELD
         for f in decl.members:
             if isinstance(f, Field):
-                yield SiteNode(site, f.decorators, f.name_span, decl, f)
+                yield _SiteNode(site, f.decorators, f.name_span, decl, f)
     elif isinstance(decl, EnumDecl):
         for v in decl.values:
-            yield SiteNode(Site.ENUM_VALUE, v.decorators, v.name_span, decl, v)
+            yield _SiteNode(Site.ENUM_VALUE, v.decorators, v.name_span, decl, v)
     elif isinstance(decl, ServiceDecl):
         for m in decl.methods:
-            yield SiteNode(Site.METHOD, m.decorators, m.name_span, decl, m)
+            yield _SiteNode(Site.METHOD, m.decorators, m.name_span, decl, m)
 
 
 def methods_of(file: SourceFile) -> Iterator[tuple[ServiceDecl, Method]]:
@@ -109,6 +122,9 @@ class RefSite:
     role: str  # "field", "mixin", "scalar", "request", "response", "payload"
 
 
+_RefSite = maker(RefSite)
+
+
 def refs_of(file: SourceFile) -> Iterator[RefSite]:
     pkg = file.package
     if pkg is None:
@@ -123,9 +139,9 @@ def decl_refs(decl: Decl, pkg: str) -> Iterator[RefSite]:
         params = tuple(p.name for p in decl.params) if isinstance(decl, TypeDecl) else ()
         for m in decl.members:
             if isinstance(m, Field):
-                yield RefSite(m.type, pkg, params, decl, "field")
+                yield _RefSite(m.type, pkg, params, decl, "field")
             else:
-                yield RefSite(m.ref, pkg, params, decl, "mixin")
+                yield _RefSite(m.ref, pkg, params, decl, "mixin")
     elif isinstance(decl, ScalarDecl):
         yield RefSite(decl.primitive, pkg, (), decl, "scalar")
     elif isinstance(decl, ServiceDecl):

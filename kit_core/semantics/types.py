@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from kit_core.decorators import BINDINGS, VALIDATORS
+from kit_core.fastnew import maker
 from kit_core.model import (
     Decl,
     Decorator,
@@ -225,6 +226,19 @@ def validators(ef: EffectiveField) -> tuple[Decorator, ...]:
 
 # --------------------------------------------------------------------------- the index
 
+_TypeShape = maker(TypeShape)
+_EffectiveField = maker(EffectiveField)
+
+
+def shape_key(ref: TypeRef, package: str, params: Params | Sequence[str]) -> tuple[object, ...]:
+    """The cache key of a resolution: the reference (by identity), where it is written and
+    the parameters in scope (their bindings when some are bound, else their names)."""
+    if type(params) is tuple:
+        return (id(ref), package, params)
+    if type(params) is dict and any(v is not None for v in params.values()):
+        return (id(ref), package, tuple(params.items()))
+    return (id(ref), package, tuple(params))  # type: ignore[arg-type]
+
 
 class TypeIndex:
     """Resolves type references and expands fields, with caches for one design."""
@@ -236,28 +250,27 @@ class TypeIndex:
 
     def shape(self, ref: TypeRef, package: str, params: Params | Sequence[str] = ()) -> TypeShape:
         """Resolve ``ref`` as written in ``package`` with the type parameters in scope."""
-        if type(params) is dict and any(v is not None for v in params.values()):
-            scope: Params = params
-            key: tuple[object, ...] = (id(ref), package, tuple(params.items()))
-        else:
-            names = tuple(params)  # type: ignore[arg-type]
-            scope = dict.fromkeys(names)
-            key = (id(ref), package, names)
+        key = shape_key(ref, package, params)
         hit = self._shapes.get(key)
         if hit is not None and hit[0] is ref:
             return hit[1]
-        try:
-            result = self._shape(ref, package, scope, 0)
-        except RecursionError:  # absurdly deep nesting: give up on this ref, never raise
-            result = TypeShape(None, ref.name, ref=ref)
+        result = self.resolve(ref, package, params)
         self._shapes[key] = (ref, result)
         return result
 
+    def resolve(self, ref: TypeRef, package: str, params: Params | Sequence[str] = ()) -> TypeShape:
+        """`shape` without the cache."""
+        scope: Params = params if type(params) is dict else dict.fromkeys(params)  # type: ignore[arg-type]
+        try:
+            return self._shape(ref, package, scope, 0)
+        except RecursionError:  # absurdly deep nesting: give up on this ref, never raise
+            return TypeShape(None, ref.name, ref=ref)
+
     def _shape(self, ref: TypeRef, package: str, scope: Params, depth: int) -> TypeShape:
-        args = tuple(self._shape(a, package, scope, depth + 1) for a in ref.args)
+        args = tuple([self._shape(a, package, scope, depth + 1) for a in ref.args]) if ref.args else ()
         resolved = self.symbols.resolve(ref, package, scope.keys())
         if resolved is None:
-            return TypeShape(None, ref.name, ref.package, None, args, ref.array_dims, ref.optional, ref)
+            return _TypeShape(None, ref.name, ref.package, None, args, ref.array_dims, ref.optional, ref)
         if resolved.kind is Kind.PARAM:
             bound = scope.get(ref.name)
             if bound is not None:
@@ -267,7 +280,7 @@ class TypeIndex:
                     optional=bound.optional or ref.optional,
                     ref=ref,
                 )
-        return TypeShape(
+        return _TypeShape(
             resolved.kind,
             resolved.name,
             resolved.package,
@@ -313,7 +326,7 @@ class TypeIndex:
         scope = self.params_of(decl, args)
         for member in decl.members:
             if isinstance(member, Field):
-                yield EffectiveField(member, self.shape(member.type, package, scope), decl, package, via)
+                yield _EffectiveField(member, self.shape(member.type, package, scope), decl, package, via)
                 continue
             mixin = self.shape(member.ref, package, scope)
             if isinstance(mixin.decl, TypeDecl) and mixin.package is not None and not mixin.array_dims:
