@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
 
 INITIALISMS = frozenset(
     "id url uri api http https json xml tcp udp dns db sql csv tls ssl sha md5 cdn dom pdf gif jpeg png "
@@ -51,6 +52,7 @@ def _cap(word: str) -> str:
     return word[:1].upper() + word[1:].lower()
 
 
+@cache
 def go_name(name: str) -> str:
     """Exported Go name of a DSL field: `userId` -> `UserID`, `avatar_url` -> `AvatarURL`."""
     return "".join(_cap(w) for w in split_words(name))

@@ -33,6 +33,19 @@ INT_PRIMITIVES = frozenset("int int8 int16 int32 int64 uint uint8 uint16 uint32 
 FLOAT_PRIMITIVES = frozenset({"float32", "float64"})
 NUMBER_PRIMITIVES = INT_PRIMITIVES | FLOAT_PRIMITIVES
 STRING_PRIMITIVES = frozenset({"string", "bytes"})
+INT_RANGES: dict[str, tuple[int, int]] = {
+    "int8": (-(2**7), 2**7 - 1),
+    "int16": (-(2**15), 2**15 - 1),
+    "int32": (-(2**31), 2**31 - 1),
+    "int64": (-(2**63), 2**63 - 1),
+    "int": (-(2**63), 2**63 - 1),
+    "uint8": (0, 2**8 - 1),
+    "uint16": (0, 2**16 - 1),
+    "uint32": (0, 2**32 - 1),
+    "uint64": (0, 2**64 - 1),
+    "uint": (0, 2**64 - 1),
+}
+"""The values each Go integer type holds (Go's `int`/`uint` are 64-bit on kit's targets)."""
 
 
 class Kind(str, Enum):

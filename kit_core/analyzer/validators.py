@@ -30,20 +30,8 @@ from kit_core.semantics.types import (
     is_nullable,
     value_class,
 )
-from kit_core.symbols import Kind
+from kit_core.symbols import INT_RANGES, Kind
 
-INT_RANGES: dict[str, tuple[int, int]] = {
-    "int8": (-(2**7), 2**7 - 1),
-    "int16": (-(2**15), 2**15 - 1),
-    "int32": (-(2**31), 2**31 - 1),
-    "int64": (-(2**63), 2**63 - 1),
-    "int": (-(2**63), 2**63 - 1),
-    "uint8": (0, 2**8 - 1),
-    "uint16": (0, 2**16 - 1),
-    "uint32": (0, 2**32 - 1),
-    "uint64": (0, 2**64 - 1),
-    "uint": (0, 2**64 - 1),
-}
 FLOAT_MAX = {"float32": 3.4028234663852886e38, "float64": 1.7976931348623157e308}
 BOUNDS = frozenset({"gte", "gt", "lte", "lt", "range", "multipleOf"})
 _FAMILY_CLASSES = {

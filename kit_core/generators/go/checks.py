@@ -13,7 +13,7 @@ from kit_core.generators.go.design import FieldFacts, GoDesign
 from kit_core.generators.go.needs import Leaf, Needs, enum_is_int, leaf_of, presence
 from kit_core.generators.go.render import go_string
 from kit_core.model import Decorator, EnumDecl, LiteralKind, TypeRef
-from kit_core.symbols import FLOAT_PRIMITIVES, Kind
+from kit_core.symbols import FLOAT_PRIMITIVES, INT_RANGES, Kind
 
 # Helper functions of validate.go (template blocks) and the imports each needs.
 HELPER_IMPORTS: dict[str, tuple[str, ...]] = {
@@ -39,18 +39,6 @@ HELPER_IMPORTS: dict[str, tuple[str, ...]] = {
     "mime": ("mime", "mime/multipart", "strings"),
 }
 
-_INT_LIMITS = {
-    "int8": (-(2**7), 2**7 - 1),
-    "int16": (-(2**15), 2**15 - 1),
-    "int32": (-(2**31), 2**31 - 1),
-    "int64": (-(2**63), 2**63 - 1),
-    "int": (-(2**63), 2**63 - 1),
-    "uint8": (0, 2**8 - 1),
-    "uint16": (0, 2**16 - 1),
-    "uint32": (0, 2**32 - 1),
-    "uint64": (0, 2**64 - 1),
-    "uint": (0, 2**64 - 1),
-}
 
 
 @dataclass
@@ -283,7 +271,7 @@ class FieldChecks:
         return leaf.resolved is not None and leaf.resolved.kind is Kind.PRIMITIVE
 
     def _number(self, out: Emitter, name: str, texts: list[str], value: str, prim: str, label: str) -> None:
-        lo, hi = _INT_LIMITS.get(prim, (None, None))
+        lo, hi = INT_RANGES.get(prim, (None, None))
 
         def needed_low(bound: str) -> bool:  # a lower bound the Go type does not already enforce
             return lo is None or _num(bound) > lo

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from kit_core import naming
@@ -210,16 +209,5 @@ def _params(decl: TypeDecl | ErrorDecl) -> tuple[str, ...]:
     return tuple(p.name for p in decl.params) if isinstance(decl, TypeDecl) else ()
 
 
-go_name = lru_cache(maxsize=None)(naming.go_name)
-
-
-def unique_go_names(names: list[str]) -> list[str]:
-    """`naming.unique_go_names` over a memoised `naming.go_name` (field names repeat a lot)."""
-    seen: dict[str, int] = {}
-    out: list[str] = []
-    for n in names:
-        base = go_name(n)
-        count = seen.get(base, 0) + 1
-        seen[base] = count
-        out.append(base if count == 1 else f"{base}_{count}")
-    return out
+go_name = naming.go_name
+unique_go_names = naming.unique_go_names
