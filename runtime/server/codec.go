@@ -7,7 +7,10 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"sync"
 	"sync/atomic"
+
+	"github.com/kitdev/kit/runtime/internal/jsonpath"
 )
 
 // Codec encodes and decodes JSON bodies.
@@ -126,7 +129,7 @@ func decodeError(err error, v any, data []byte) error {
 	}
 	var ute *json.UnmarshalTypeError
 	if errors.As(err, &ute) {
-		path := jsonErrorPath(ute.Field, reflect.TypeOf(v), ute.Type)
+		path := jsonpath.Path(ute.Field, reflect.TypeOf(v), ute.Type, "body")
 		got, _, _ := strings.Cut(ute.Value, " ")
 		if got == "bool" {
 			got = "boolean"
@@ -147,7 +150,7 @@ func decodeError(err error, v any, data []byte) error {
 	// An error of some UnmarshalJSON (a datetime's, for one) carries no
 	// path: find the value that failed.
 	if t := reflect.TypeOf(v); data != nil && t != nil {
-		if m, ok := unmarshalerError(err, data, t); ok {
+		if m, ok := jsonpath.UnmarshalerMessage(err, data, t, "body"); ok {
 			return &DecodeError{Msg: m, Err: err}
 		}
 	}
@@ -182,4 +185,49 @@ func jsonTypeName(t reflect.Type) string {
 		return "object"
 	}
 	return "value"
+}
+
+// recorder keeps a copy of what a JSON decoder read (up to max bytes), so
+// that a type error can be located in it.
+type recorder struct {
+	r    io.Reader
+	buf  []byte
+	over bool
+}
+
+const maxRecorded = 1 << 20
+
+func (rc *recorder) Read(p []byte) (int, error) {
+	n, err := rc.r.Read(p)
+	if n > 0 && !rc.over {
+		if len(rc.buf)+n > maxRecorded {
+			rc.over = true
+		} else {
+			rc.buf = append(rc.buf, p[:n]...)
+		}
+	}
+	return n, err
+}
+
+// data returns what was read, or nil when it exceeded maxRecorded.
+func (rc *recorder) data() []byte {
+	if rc.over || len(rc.buf) == 0 {
+		return nil
+	}
+	return rc.buf
+}
+
+var recorderPool = sync.Pool{New: func() any { return new(recorder) }}
+
+func getRecorder(r io.Reader) *recorder {
+	rc := recorderPool.Get().(*recorder)
+	rc.r, rc.buf, rc.over = r, rc.buf[:0], false
+	return rc
+}
+
+func putRecorder(rc *recorder) {
+	rc.r = nil
+	if cap(rc.buf) <= 64<<10 {
+		recorderPool.Put(rc)
+	}
 }

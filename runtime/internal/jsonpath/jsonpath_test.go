@@ -1,4 +1,4 @@
-package server
+package jsonpath
 
 import (
 	"encoding/json"
@@ -32,10 +32,14 @@ func FuzzDocWalker(f *testing.F) {
 	}
 	t := reflect.TypeFor[*fuzzDoc]()
 	f.Fuzz(func(t2 *testing.T, data []byte) {
-		_, _ = unmarshalerError(errors.New("x"), data, t)
+		_, _ = UnmarshalerMessage(errors.New("x"), data, t, "body")
 		var v fuzzDoc
 		if err := json.Unmarshal(data, &v); err != nil {
-			_ = decodeError(err, &v, data)
+			var ute *json.UnmarshalTypeError
+			if errors.As(err, &ute) {
+				_ = Path(ute.Field, t, ute.Type, "body")
+			}
+			_, _ = UnmarshalerMessage(err, data, t, "body")
 		}
 	})
 }

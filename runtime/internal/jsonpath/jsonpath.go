@@ -1,12 +1,14 @@
-package server
+// Package jsonpath names where in a JSON document a decoding error sits,
+// for client-facing messages ("price: amount: expected integer, got
+// string"). It is shared by the server's DecodeJSON and any other decoder
+// of the runtime; it runs only when an error is reported.
+package jsonpath
 
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"reflect"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -15,12 +17,12 @@ import (
 // encoding/json reports where a value of the wrong type sits in the Field
 // of *json.UnmarshalTypeError as dotted segments, and every embedded struct
 // it went through adds its Go name ("price.Money.amount" for a Money
-// mixin). jsonErrorPath walks the decoding target's type along Field to
+// mixin). Path walks the decoding target's type along Field to
 // drop the embedded names (telling them from JSON keys, even keys holding
 // dots). Like Field, the path has no array index nor map key.
 //
 // An error returned by an UnmarshalJSON method (a datetime's, for one)
-// carries no path at all: unmarshalerError finds the failing value by
+// carries no path at all: UnmarshalerMessage finds the failing value by
 // walking the decoded bytes alongside the Go type. Both run only when an
 // error is reported.
 
@@ -31,21 +33,21 @@ type level struct {
 	name string // the JSON key, for 'k'
 }
 
-// jsonErrorPath returns the ": "-joined JSON path of a type error with
+// Path returns the ": "-joined JSON path of a *json.UnmarshalTypeError with
 // Field field met while decoding into a value of type t; leaf is the
-// error's Type. "body" stands for the whole document.
-func jsonErrorPath(field string, t, leaf reflect.Type) string {
+// error's Type and root names the whole document ("body", "payload").
+func Path(field string, t, leaf reflect.Type, root string) string {
 	if t != nil {
 		levels, ok := walkJSONPath(t, leaf, field, nil, 0)
 		if !ok && leaf != nil {
 			levels, ok = walkJSONPath(t, nil, field, nil, 0)
 		}
 		if ok {
-			return renderJSONPath(levels)
+			return renderJSONPath(levels, root)
 		}
 	}
 	if field == "" {
-		return "body"
+		return root
 	}
 	return strings.ReplaceAll(field, ".", ": ")
 }
@@ -150,7 +152,7 @@ func cutSegment(path, seg string) (string, bool) {
 
 // renderJSONPath joins the keys of levels with ": " (arrays and maps add
 // nothing, as in Field).
-func renderJSONPath(levels []level) string {
+func renderJSONPath(levels []level, root string) string {
 	var b strings.Builder
 	for _, l := range levels {
 		if l.kind == 'k' {
@@ -161,14 +163,14 @@ func renderJSONPath(levels []level) string {
 		}
 	}
 	if b.Len() == 0 {
-		return "body"
+		return root
 	}
 	return b.String()
 }
 
 // renderDocPath renders a located path the same way: struct field names
 // joined by ": ", array indices and map keys left out.
-func renderDocPath(p []pathElem) string {
+func renderDocPath(p []pathElem, root string) string {
 	var b strings.Builder
 	for _, e := range p {
 		if e.isIndex || e.mapKey {
@@ -180,7 +182,7 @@ func renderDocPath(p []pathElem) string {
 		b.WriteString(e.key)
 	}
 	if b.Len() == 0 {
-		return "body"
+		return root
 	}
 	return b.String()
 }
@@ -199,14 +201,15 @@ var (
 	timeType        = reflect.TypeFor[time.Time]()
 )
 
-// unmarshalerError rewrites err, returned by an UnmarshalJSON method while
+// UnmarshalerMessage rewrites err, returned by an UnmarshalJSON method while
 // decoding data into a value of type t, to name the JSON path of the value
 // that failed: the first value in document order whose type's UnmarshalJSON
 // fails with the same message (the innermost one when they nest). A
 // time.Time (a datetime) answers "<path>: expected string, got <type>" or
 // "<path>: not a valid RFC 3339 datetime"; any other type keeps its message
-// after the path. ok is false when no such value is found.
-func unmarshalerError(err error, data []byte, t reflect.Type) (msg string, ok bool) {
+// after the path; root names the whole document. ok is false when no such
+// value is found, or when it is the document itself and not a time.Time.
+func UnmarshalerMessage(err error, data []byte, t reflect.Type, root string) (msg string, ok bool) {
 	text := err.Error()
 	var (
 		at     []pathElem
@@ -233,14 +236,14 @@ func unmarshalerError(err error, data []byte, t reflect.Type) (msg string, ok bo
 	if at == nil {
 		return "", false
 	}
-	path := renderDocPath(at)
+	path := renderDocPath(at, root)
 	if atType == timeType {
 		if kind := jsonKind(atRaw); kind != "string" {
 			return path + ": expected string, got " + kind, true
 		}
 		return path + ": not a valid RFC 3339 datetime", true
 	}
-	if path == "body" {
+	if path == root {
 		return "", false
 	}
 	return path + ": " + text, true
@@ -523,49 +526,4 @@ func (w *docWalker) str(i int) (string, int, bool) {
 		}
 	}
 	return "", -1, false
-}
-
-// recorder keeps a copy of what a JSON decoder read (up to max bytes), so
-// that a type error can be located in it.
-type recorder struct {
-	r    io.Reader
-	buf  []byte
-	over bool
-}
-
-const maxRecorded = 1 << 20
-
-func (rc *recorder) Read(p []byte) (int, error) {
-	n, err := rc.r.Read(p)
-	if n > 0 && !rc.over {
-		if len(rc.buf)+n > maxRecorded {
-			rc.over = true
-		} else {
-			rc.buf = append(rc.buf, p[:n]...)
-		}
-	}
-	return n, err
-}
-
-// data returns what was read, or nil when it exceeded maxRecorded.
-func (rc *recorder) data() []byte {
-	if rc.over || len(rc.buf) == 0 {
-		return nil
-	}
-	return rc.buf
-}
-
-var recorderPool = sync.Pool{New: func() any { return new(recorder) }}
-
-func getRecorder(r io.Reader) *recorder {
-	rc := recorderPool.Get().(*recorder)
-	rc.r, rc.buf, rc.over = r, rc.buf[:0], false
-	return rc
-}
-
-func putRecorder(rc *recorder) {
-	rc.r = nil
-	if cap(rc.buf) <= 64<<10 {
-		recorderPool.Put(rc)
-	}
 }
