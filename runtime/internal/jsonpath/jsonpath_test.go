@@ -43,3 +43,40 @@ func FuzzDocWalker(f *testing.F) {
 		}
 	})
 }
+
+type money struct {
+	Amount int `json:"amount"`
+}
+
+type payload struct {
+	money
+	Lines []struct {
+		money
+	} `json:"lines"`
+	At time.Time `json:"at"`
+}
+
+func TestPathAndRoot(t *testing.T) {
+	target := reflect.TypeFor[*payload]()
+	tests := []struct{ body, want string }{
+		{`{"amount": "1"}`, "amount: expected integer"},
+		{`{"lines": [{"amount": true}]}`, "lines: amount: expected integer"},
+		{`[]`, "payload: expected object"},
+		{`{"at": 1}`, "at: expected string, got number"},
+		{`"x"`, "payload: expected object"},
+	}
+	for _, tt := range tests {
+		var v payload
+		err := json.Unmarshal([]byte(tt.body), &v)
+		var got string
+		var ute *json.UnmarshalTypeError
+		if errors.As(err, &ute) {
+			got = Path(ute.Field, target, ute.Type, "payload") + ": expected " + map[reflect.Kind]string{reflect.Int: "integer", reflect.Struct: "object"}[ute.Type.Kind()]
+		} else if m, ok := UnmarshalerMessage(err, []byte(tt.body), target, "payload"); ok {
+			got = m
+		}
+		if got != tt.want {
+			t.Errorf("%s: %q (%v), want %q", tt.body, got, err, tt.want)
+		}
+	}
+}
