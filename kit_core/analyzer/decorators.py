@@ -46,18 +46,36 @@ def check_decl(ctx: Ctx, file: SourceFile, decl: Decl) -> None:
     _check_sites(ctx, decl_sites(decl), broken)
 
 
+_CLEAN: set[tuple[object, ...]] = set()
+"""Decorators (by site, name and arguments as written) that every check but the repeat
+check passed: what those checks read is the decorator itself and the registry."""
+
+
 def _check_sites(ctx: Ctx, nodes: Iterable[SiteNode], broken: list[tuple[int, int]]) -> None:
     for node in nodes:
+        if not node.decorators:
+            continue
         seen: dict[str, Decorator] = {}
         for dec in node.decorators:
+            sig = (node.site, dec.name, dec.has_parens, tuple([(a.kind, a.text) for a in dec.args]) if dec.args else ())
+            if sig in _CLEAN:
+                _repeat(ctx, dec, REGISTRY[dec.name], node, seen)
+                continue
+            before = len(ctx.diags)
             spec = _known(ctx, dec, node)
             if spec is None or not _placed(ctx, dec, spec, node):
                 continue
             _repeat(ctx, dec, spec, node, seen)
             if _inside(dec, broken):
                 continue  # the parser dropped part of its arguments and said so
+            checked = len(ctx.diags)
             if _arguments(ctx, dec, spec):
                 _values(ctx, dec, spec)
+            if len(ctx.diags) == checked and checked - before <= 1:  # at most the repeat's report
+                if checked == before or ctx.diags[-1].code == "decorator/duplicate":
+                    if len(_CLEAN) > 100_000:
+                        _CLEAN.clear()
+                    _CLEAN.add(sig)
 
 
 def _broken_ranges(file: SourceFile) -> list[tuple[int, int]]:

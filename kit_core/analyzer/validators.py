@@ -77,17 +77,42 @@ def scalar_validators(shape: TypeShape) -> list[Decorator]:
     return []
 
 
+_CLEAN: set[tuple[object, ...]] = set()
+"""Validator sets found fine on a shape: everything `check_field` reads is in the key -
+the site, the validators and the scalar's as written, the shape (kind, names, arguments,
+suffixes) and the primitive under it. @uniqueItems (which reads the element type's
+fields) is never remembered."""
+
+
+def _sig(decs: Sequence[Decorator]) -> tuple[object, ...]:
+    return tuple([(d.name, tuple([(a.kind, a.text) for a in d.args])) for d in decs])
+
+
+def _shape_sig(shape: TypeShape) -> tuple[object, ...]:
+    """What makes shapes equal, as plain values (a key keeps no model alive)."""
+    args = tuple([_shape_sig(a) for a in shape.args]) if shape.args else ()
+    return (shape.kind, shape.name, shape.package, args, shape.array_dims, shape.optional)
+
+
 def check_field(ctx: Ctx, decorators: Sequence[Decorator], shape: TypeShape, site: Site, field: Field | None) -> None:
     own = field_validators(decorators, site)
     if not own:
         return  # (scalar validators alone were checked on the scalar)
+    inherited = scalar_validators(shape) if site is not Site.SCALAR else []
+    key = (site, _sig(own), _sig(inherited), _shape_sig(shape), shape.base().primitive)
+    if key in _CLEAN:
+        return
+    before = len(ctx.diags)
     cls = value_class(shape)
     fitting = [d for d in own if _fits(ctx, d, shape, cls)]
     for d in fitting:
         _overflow(ctx, d, shape)
     if len(fitting) == len(own):
-        inherited = scalar_validators(shape) if site is not Site.SCALAR else []
         _empty_ranges(ctx, inherited, fitting, shape, field)
+    if len(ctx.diags) == before and not any(d.name == "uniqueItems" for d in own):
+        if len(_CLEAN) > 100_000:
+            _CLEAN.clear()
+        _CLEAN.add(key)
 
 
 def _type_words(shape: TypeShape) -> str:

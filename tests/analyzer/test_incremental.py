@@ -187,3 +187,39 @@ def test_file_summaries_match_the_walkers(which: int, script: list[tuple[str, in
         f = parse_file("/d/s.kit", text)
         got = summarize(f)
         assert (got.mentions_file, got.edges) == _summary_by_walking(f)
+
+
+class _Forgetful(set):  # type: ignore[type-arg]
+    """A memo that remembers nothing."""
+
+    def __contains__(self, item: object) -> bool:
+        return False
+
+    def add(self, item: object) -> None:
+        return None
+
+
+@SETTINGS
+@given(st.integers(0, len(SEEDS) - 1), edit_scripts())
+def test_check_memos_change_no_result(which: int, script: list[tuple[str, int, int, str]]) -> None:
+    """The decorator and validator checks remember clean inputs across analyses; with
+    that memory (warmed by every earlier example) the result is the one without it."""
+    import kit_core.analyzer.decorators as decorators_rule
+    import kit_core.analyzer.validators as validators_rule
+
+    text = SEEDS[which].read_text(encoding="utf-8")
+    history: list[str] = []
+    for step in script:
+        text = _apply(text, history, step)
+    files = [
+        parse_file("/d/m/m.kit", text),
+        parse_file("/d/o/o.kit", OTHER),
+        parse_file("/d/big/big.kit", big_design()),
+    ]
+    remembered = analyze(files).diagnostics
+    saved = decorators_rule._CLEAN, validators_rule._CLEAN
+    decorators_rule._CLEAN, validators_rule._CLEAN = _Forgetful(), _Forgetful()
+    try:
+        assert analyze(files).diagnostics == remembered
+    finally:
+        decorators_rule._CLEAN, validators_rule._CLEAN = saved
