@@ -14,9 +14,9 @@ type Limits struct {
 	// context is cancelled; no status is written automatically.
 	Timeout time.Duration
 	// MaxBodySize caps the request body: a Content-Length above it answers
-	// 413 without reading, and a read past it fails with
-	// *http.MaxBytesError. It replaces SetDefaultMaxBodySize for the
-	// handler (larger or smaller).
+	// 413 without reading (and closes the connection), and a read past it
+	// fails with *http.MaxBytesError. It replaces SetDefaultMaxBodySize for
+	// the handler (larger or smaller).
 	MaxBodySize int64
 }
 
@@ -45,7 +45,7 @@ func limitsOf(h http.Handler) (body, timeout bool) {
 func (lh *limitsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if max := lh.l.MaxBodySize; max > 0 && r.Body != nil && r.Body != http.NoBody {
 		if r.ContentLength > max {
-			WriteFrameworkError(w, http.StatusRequestEntityTooLarge, MsgEntityTooLarge)
+			refuseContentLength(w)
 			return
 		}
 		body := r.Body
@@ -62,6 +62,15 @@ func (lh *limitsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r = r.WithContext(ctx)
 	}
 	lh.next.ServeHTTP(w, r)
+}
+
+// refuseContentLength answers 413 to a request whose Content-Length is
+// above a cap, without reading the body. The answer closes the connection:
+// otherwise net/http would drain an unread body under 256 KiB before
+// sending it, and a client that waits for the answer would hang.
+func refuseContentLength(w http.ResponseWriter) {
+	w.Header().Set("Connection", "close")
+	WriteFrameworkError(w, http.StatusRequestEntityTooLarge, MsgEntityTooLarge)
 }
 
 // cappedBody is a body capped by SetDefaultMaxBodySize; WithLimits swaps
