@@ -840,6 +840,8 @@ class _Lowerer:
 
     def _type_ref(self, node: Node) -> TypeRef:
         base = node.child_by_field_name("base")
+        if node.child_count == 1 and base is not None and base.type == "named_type":
+            return self.named_ref(base)  # no suffix: the same range (the common case, one span less)
         dims = len(node.children_by_field_name("array"))
         optional = node.child_by_field_name("optional") is not None
         span = self.span(node)
@@ -857,11 +859,15 @@ class _Lowerer:
         return _TypeRef(self.text(base), span, self.span(base), None, (), dims, optional)
 
     def named_ref(self, node: Node) -> TypeRef:
+        span = self.span(node)
+        if node.child_count == 1:  # a bare name: the name's range is the node's
+            name_node = node.children[0]
+            if name_node.type in ("identifier", "type_identifier"):
+                return _TypeRef(self.text(name_node), span, span, None, (), 0, False)
         name_node = node.child_by_field_name("name")
         pkg_node = node.child_by_field_name("package")
         args_node = node.child_by_field_name("arguments")
         args = tuple(self.type_ref(a) for a in args_node.children_by_field_name("argument")) if args_node else ()
-        span = self.span(node)
         name_span = self.span(name_node) if name_node is not None else span
         package = self.text(pkg_node) if pkg_node is not None else None
         return _TypeRef(self.text(name_node), span, name_span, package, args, 0, False)
