@@ -6,7 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"strings"
+
+	"github.com/kitdev/kit/runtime/internal/jsonpath"
 )
 
 // Event is the descriptor of one event contract whose payload is a T.
@@ -69,7 +70,7 @@ func (e Event[T]) Decode(data []byte) (*T, error) {
 	dec.DisallowUnknownFields()
 	payload := new(T)
 	if err := dec.Decode(payload); err != nil {
-		return nil, e.fail(typeError(err))
+		return nil, e.fail(typeError[T](err))
 	}
 	if dec.More() {
 		return nil, e.fail(errTrailingData)
@@ -100,54 +101,14 @@ func (e Event[T]) fail(err error) error {
 	return &PayloadError{Contract: e.contract, Err: err}
 }
 
-// typeError rewrites a JSON type mismatch as `<json path>: expected <type>, got <type>`
-// (path elements joined by ": "), the shape of the HTTP side's decode messages.
-func typeError(err error) error {
+// typeError rewrites a JSON type mismatch as `<json path>: expected <type>, got <type>`,
+// the shape of the HTTP side's decode messages (embedded struct names dropped).
+func typeError[T any](err error) error {
 	var ute *json.UnmarshalTypeError
 	if !errors.As(err, &ute) {
 		return err
 	}
-	path := "payload"
-	if ute.Field != "" {
-		path = strings.ReplaceAll(ute.Field, ".", ": ")
-	}
-	got, _, _ := strings.Cut(ute.Value, " ")
-	return fmt.Errorf("%s: expected %s, got %s", path, jsonType(ute.Type), jsonName(got))
-}
-
-func jsonType(t reflect.Type) string {
-	for t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t == nil {
-		return "value"
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return "string"
-	case reflect.Bool:
-		return "boolean"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return "integer"
-	case reflect.Float32, reflect.Float64:
-		return "number"
-	case reflect.Slice, reflect.Array:
-		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
-			return "string"
-		}
-		return "array"
-	case reflect.Map, reflect.Struct:
-		return "object"
-	}
-	return "value"
-}
-
-func jsonName(got string) string {
-	if got == "bool" {
-		return "boolean"
-	}
-	return got
+	return errors.New(jsonpath.TypeMismatch(ute, reflect.TypeFor[T](), "payload"))
 }
 
 // filler is a payload type with required lists, maps or bytes (generated FillEmpty).

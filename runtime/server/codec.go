@@ -129,12 +129,7 @@ func decodeError(err error, v any, data []byte) error {
 	}
 	var ute *json.UnmarshalTypeError
 	if errors.As(err, &ute) {
-		path := jsonpath.Path(ute.Field, reflect.TypeOf(v), ute.Type, "body")
-		got, _, _ := strings.Cut(ute.Value, " ")
-		if got == "bool" {
-			got = "boolean"
-		}
-		return &DecodeError{Msg: path + ": expected " + jsonTypeName(ute.Type) + ", got " + got, Err: err}
+		return &DecodeError{Msg: jsonpath.TypeMismatch(ute, reflect.TypeOf(v), "body"), Err: err}
 	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
@@ -155,36 +150,6 @@ func decodeError(err error, v any, data []byte) error {
 		}
 	}
 	return err
-}
-
-func jsonTypeName(t reflect.Type) string {
-	if t == nil {
-		return "value"
-	}
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return "string"
-	case reflect.Bool:
-		return "boolean"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return "integer"
-	case reflect.Float32, reflect.Float64:
-		return "number"
-	case reflect.Slice:
-		if t.Elem().Kind() == reflect.Uint8 {
-			return "string"
-		}
-		return "array"
-	case reflect.Array:
-		return "array"
-	case reflect.Map, reflect.Struct:
-		return "object"
-	}
-	return "value"
 }
 
 // recorder keeps a copy of what a JSON decoder read (up to max bytes), so
