@@ -861,9 +861,9 @@ class _Lowerer:
     def named_ref(self, node: Node) -> TypeRef:
         span = self.span(node)
         if node.child_count == 1:  # a bare name: the name's range is the node's
-            name_node = node.children[0]
-            if name_node.type in ("identifier", "type_identifier"):
-                return _TypeRef(self.text(name_node), span, span, None, (), 0, False)
+            only = node.children[0]
+            if only.type in ("identifier", "type_identifier"):
+                return _TypeRef(self.text(only), span, span, None, (), 0, False)
         name_node = node.child_by_field_name("name")
         pkg_node = node.child_by_field_name("package")
         args_node = node.child_by_field_name("arguments")

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from kit_core.analyzer.context import Ctx, related
 from kit_core.analyzer.decorators import usable
-from kit_core.analyzer.validators import INT_RANGES, field_validators, scalar_validators
+from kit_core.analyzer.validators import INT_RANGES, decorator_sig, field_validators, scalar_validators, shape_sig
 from kit_core.decorators import BINDINGS, FORMATS, Site, flat_args, literal_text
 from kit_core.model import Decl, Decorator, EnumDecl, ErrorDecl, Field, Literal, LiteralKind, SourceFile, TypeDecl
 from kit_core.semantics.types import (
@@ -33,6 +33,11 @@ def check_file(ctx: Ctx, file: SourceFile) -> None:
         check_decl(ctx, file, decl)
 
 
+_CLEAN: set[tuple[object, ...]] = set()
+"""A field's decorators found fine on a shape (not an enum): what the per-field checks
+read is the site, the decorators as written, the shape and the primitive under it."""
+
+
 def check_decl(ctx: Ctx, file: SourceFile, decl: Decl) -> None:
     if file.package is None or not isinstance(decl, TypeDecl | ErrorDecl):
         return
@@ -41,12 +46,24 @@ def check_decl(ctx: Ctx, file: SourceFile, decl: Decl) -> None:
     for f in decl.fields:
         if not f.decorators:
             continue  # nothing to check (the types rule recorded what its type looks up)
-        shape = ctx.shape(f.type, file.package, params)
         decs = [d for d in f.decorators if usable(d, site) is not None]
+        if not decs:
+            continue
+        shape = ctx.shape(f.type, file.package, params)
+        key = None
+        if shape.kind is not Kind.ENUM:  # an enum default is checked against the enum's values
+            key = (site, decorator_sig(decs), shape_sig(shape), shape.base().primitive)
+            if key in _CLEAN:
+                continue
+        before = len(ctx.diags)
         _sensitive(ctx, decs, f)
         _bindings(ctx, decs, f, shape)
         _nullable(ctx, decs, shape)
         _default(ctx, decs, f, shape, site)
+        if key is not None and len(ctx.diags) == before:
+            if len(_CLEAN) > 100_000:
+                _CLEAN.clear()
+            _CLEAN.add(key)
     if isinstance(decl, TypeDecl):
         _cross_field(ctx, decl, file.package)
 

@@ -84,13 +84,14 @@ suffixes) and the primitive under it. @uniqueItems (which reads the element type
 fields) is never remembered."""
 
 
-def _sig(decs: Sequence[Decorator]) -> tuple[object, ...]:
+def decorator_sig(decs: Sequence[Decorator]) -> tuple[object, ...]:
+    """Decorators as written (names, argument kinds and spellings), for memo keys."""
     return tuple([(d.name, tuple([(a.kind, a.text) for a in d.args])) for d in decs])
 
 
-def _shape_sig(shape: TypeShape) -> tuple[object, ...]:
+def shape_sig(shape: TypeShape) -> tuple[object, ...]:
     """What makes shapes equal, as plain values (a key keeps no model alive)."""
-    args = tuple([_shape_sig(a) for a in shape.args]) if shape.args else ()
+    args = tuple([shape_sig(a) for a in shape.args]) if shape.args else ()
     return (shape.kind, shape.name, shape.package, args, shape.array_dims, shape.optional)
 
 
@@ -99,7 +100,7 @@ def check_field(ctx: Ctx, decorators: Sequence[Decorator], shape: TypeShape, sit
     if not own:
         return  # (scalar validators alone were checked on the scalar)
     inherited = scalar_validators(shape) if site is not Site.SCALAR else []
-    key = (site, _sig(own), _sig(inherited), _shape_sig(shape), shape.base().primitive)
+    key = (site, decorator_sig(own), decorator_sig(inherited), shape_sig(shape), shape.base().primitive)
     if key in _CLEAN:
         return
     before = len(ctx.diags)

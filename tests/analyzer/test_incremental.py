@@ -205,6 +205,7 @@ def test_check_memos_change_no_result(which: int, script: list[tuple[str, int, i
     """The decorator and validator checks remember clean inputs across analyses; with
     that memory (warmed by every earlier example) the result is the one without it."""
     import kit_core.analyzer.decorators as decorators_rule
+    import kit_core.analyzer.fieldopts as fieldopts_rule
     import kit_core.analyzer.validators as validators_rule
 
     text = SEEDS[which].read_text(encoding="utf-8")
@@ -217,9 +218,12 @@ def test_check_memos_change_no_result(which: int, script: list[tuple[str, int, i
         parse_file("/d/big/big.kit", big_design()),
     ]
     remembered = analyze(files).diagnostics
-    saved = decorators_rule._CLEAN, validators_rule._CLEAN
-    decorators_rule._CLEAN, validators_rule._CLEAN = _Forgetful(), _Forgetful()
+    rules = (decorators_rule, validators_rule, fieldopts_rule)
+    saved = [rule._CLEAN for rule in rules]
+    for rule in rules:
+        rule._CLEAN = _Forgetful()
     try:
         assert analyze(files).diagnostics == remembered
     finally:
-        decorators_rule._CLEAN, validators_rule._CLEAN = saved
+        for rule, memo in zip(rules, saved, strict=True):
+            rule._CLEAN = memo
