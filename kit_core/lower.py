@@ -254,7 +254,11 @@ class _Lowerer:
         return self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
     def span(self, node: Node) -> Span:
-        return self.span_of(node, node)
+        (sl, sc), (el, ec) = node.start_point, node.end_point
+        start, end = node.start_byte, node.end_byte
+        if self.ascii:
+            return _new(Span, (self.path, start, end, sl, sc, el, ec, sc, ec))
+        return _new(Span, (self.path, start, end, sl, sc, el, ec, self._col16(start, sc), self._col16(end, ec)))
 
     def span_of(self, first: Node, last: Node) -> Span:
         """From the start of ``first`` to the end of ``last``, from the tree's own points."""
@@ -810,14 +814,17 @@ class _Lowerer:
         name_node = node.child_by_field_name("name")
         type_node = node.child_by_field_name("type")
         start = leading[0][0] if leading else node
-        doc = self.comments.doc_above(start.start_point.row)
-        trailing = self.comments.trailing_after(self.src, node.end_byte, node.end_point.row)
+        span = self.span_of(start, node)
+        comments = self.comments
+        doc = comments.doc_above(span.start_line)
+        trailing = comments.trailing_after(self.src, span.end_byte, span.end_line)
         if trailing is None and type_node is not None:
-            trailing = self.comments.trailing_after(self.src, type_node.end_byte, type_node.end_point.row)
+            trailing = comments.trailing_after(self.src, type_node.end_byte, type_node.end_point.row)
         trivia = _Trivia(doc, trailing) if doc or trailing else NO_TRIVIA
         ref = self.type_ref(type_node) if type_node is not None else _empty_ref(self.span(node))
-        decorators = tuple(d for _, d in leading) + self.decorators(node)
-        span = self.span_of(start, node)
+        decorators = self.decorators(node)
+        if leading:
+            decorators = tuple(d for _, d in leading) + decorators
         name_span = self.span(name_node) if name_node is not None else span
         return _Field(self.text(name_node), ref, decorators, span, name_span, trivia)
 
@@ -875,8 +882,11 @@ class _Lowerer:
     # ------------------------------------------------------------------ decorators
 
     def decorators(self, node: Node) -> tuple[Decorator, ...]:
+        nodes = node.children_by_field_name("decorator")
+        if not nodes:
+            return ()
         out = []
-        for dec_node in node.children_by_field_name("decorator"):
+        for dec_node in nodes:
             dec = self.decorator(dec_node)
             if dec is not None:
                 out.append(dec)
@@ -889,9 +899,10 @@ class _Lowerer:
         name = self.text(name_node)
         args_node = node.child_by_field_name("arguments")
         args = self._arguments(args_node, name) if args_node is not None else ()
-        trailing = self.comments.trailing_after(self.src, node.end_byte, node.end_point.row)
+        span = self.span(node)
+        trailing = self.comments.trailing_after(self.src, span.end_byte, span.end_line)
         trivia = _Trivia((), trailing) if trailing is not None else NO_TRIVIA
-        return _Decorator(name, args, args_node is not None, self.span(node), self.span(name_node), trivia)
+        return _Decorator(name, args, args_node is not None, span, self.span(name_node), trivia)
 
     def _arguments(self, node: Node, outer: str) -> tuple[Literal, ...]:
         out: list[Literal] = []
@@ -965,6 +976,8 @@ class _Lowerer:
             if positive.kind is LiteralKind.INT and value < -INT64_MAX - 1:
                 self.error("parse/int-range", node, text=_shorten(text))
             return _Literal(positive.kind, text, value, span, ())
+        if kind == "integer" and len(text) < 19 and text.isascii() and text.isdigit():  # plain, within int64
+            return _Literal(LiteralKind.INT, text, int(text), span, ())
         match = _NUMBER_RE.match(text)
         number = match.group(0) if match else "0"
         unit = text[len(number) :]

@@ -44,12 +44,10 @@ class TrackingIndex(TypeIndex):
         self.tracked: dict[tuple[object, ...], tuple[TypeRef, TypeShape, frozenset[DepKey]]] = {}
 
     def shape(self, ref: TypeRef, package: str, params: Params | Sequence[str] = ()) -> TypeShape:
-        key = shape_key(ref, package, params)
+        key = (id(ref), package, params) if type(params) is tuple else shape_key(ref, package, params)
         hit = self.tracked.get(key)
         if hit is None or hit[0] is not ref:
-            deps: set[DepKey] = set()
-            _record(deps, ref, package)
-            hit = (ref, self.resolve(ref, package, params), frozenset(deps))
+            hit = (ref, self.resolve(ref, package, params), _names_of(ref, package))
             self.tracked[key] = hit
         if self.recording is not None:
             self.recording.update(hit[2])
@@ -71,6 +69,24 @@ class TrackingIndex(TypeIndex):
         if outer is not None:
             outer.update(inner)
         return result
+
+
+_ONE_NAME: dict[tuple[str, str], frozenset[DepKey]] = {}
+
+
+def _names_of(ref: TypeRef, package: str) -> frozenset[DepKey]:
+    """The names resolving ``ref`` looks up (shared sets for the common one-name refs)."""
+    if ref.args or (ref.package is None and ref.name == "map"):
+        deps: set[DepKey] = set()
+        _record(deps, ref, package)
+        return frozenset(deps)
+    where = (ref.package or package, ref.name)
+    one = _ONE_NAME.get(where)
+    if one is None:
+        if len(_ONE_NAME) > 100_000:
+            _ONE_NAME.clear()
+        one = _ONE_NAME[where] = frozenset({("T", *where)})
+    return one
 
 
 def _record(into: set[DepKey], ref: TypeRef, package: str) -> None:
