@@ -91,21 +91,23 @@ def _inside(dec: Decorator, broken: list[tuple[int, int]]) -> bool:
     return any(dec.span.start_byte <= start <= dec.span.end_byte for start, _ in broken)
 
 
-_USABLE: dict[tuple[int, Site], tuple[Decorator, DecoratorSpec | None]] = {}
+_USABLE: dict[tuple[object, ...], DecoratorSpec | None] = {}
+"""By site, name and arguments as written: plain values, so the memo keeps no model alive."""
 
 
 def usable(dec: Decorator, site: Site) -> DecoratorSpec | None:
     """The spec of a decorator that is known, allowed on the site and has well-formed
     arguments (the later rule families look only at those)."""
-    key = (id(dec), site)
-    hit = _USABLE.get(key)
-    if hit is not None and hit[0] is dec:
-        return hit[1]
+    key = (site, dec.name, tuple([(a.kind, a.text) for a in dec.args]) if dec.args else ())
+    try:
+        return _USABLE[key]
+    except KeyError:
+        pass
     spec = REGISTRY.get(dec.name)
     result = spec if spec is not None and site in spec.sites and _shape_ok(dec, spec) else None
-    if len(_USABLE) > 200_000:
+    if len(_USABLE) > 100_000:
         _USABLE.clear()
-    _USABLE[key] = (dec, result)
+    _USABLE[key] = result
     return result
 
 
