@@ -849,8 +849,13 @@ class _Lowerer:
         base = node.child_by_field_name("base")
         if node.child_count == 1 and base is not None and base.type == "named_type":
             return self.named_ref(base)  # no suffix: the same range (the common case, one span less)
-        dims = len(node.children_by_field_name("array"))
-        optional = node.child_by_field_name("optional") is not None
+        dims, optional = 0, False
+        for child in node.children:  # the grammar's `array` and `optional` fields, in one pass
+            kind = child.type
+            if kind == "array_suffix":
+                dims += 1
+            elif kind == "?":
+                optional = True
         span = self.span(node)
         if base is None:
             return _TypeRef("", span, span, None, (), dims, optional)

@@ -219,3 +219,17 @@ def test_comments_are_the_comment_nodes_of_the_tree(text: str) -> None:
     expected = [(n.start_byte, n.end_byte) for n in found]
     assert [(n.start_byte, n.end_byte) for n in comment_nodes(data, root)] == expected
     assert [(c.span.start_byte, c.span.end_byte) for c in parse_file("c.kit", data).comments] == expected
+
+
+@SETTINGS
+@given(st.one_of(mutated_design(), st.sampled_from(DESIGNS + MORE_DESIGNS)))
+def test_type_suffixes_are_the_grammar_fields(text: str) -> None:
+    """Lowering counts a type's `[]` and `?` by child type, as the `array` / `optional` fields."""
+    stack = [syntax.parse(text.encode("utf-8", "surrogatepass")).root_node]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children)
+        if node.type == "type_ref":
+            by_type = [c.type for c in node.children]
+            assert by_type.count("array_suffix") == len(node.children_by_field_name("array"))
+            assert ("?" in by_type) == (node.child_by_field_name("optional") is not None)

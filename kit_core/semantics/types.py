@@ -13,7 +13,7 @@ A `TypeIndex` caches per declaration; build one per analysis (the analyzer expos
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -302,8 +302,9 @@ class TypeIndex:
         key = (id(decl), args)
         cached = self._fields.get(key)
         if cached is None:
-            cached = tuple(self._expand(decl, package, args, (), set()))
-            self._fields[key] = cached
+            out: list[EffectiveField] = []
+            self._expand(decl, package, args, (), set(), out)
+            cached = self._fields[key] = tuple(out)
         return cached
 
     def fields_of(self, shape: TypeShape) -> tuple[EffectiveField, ...]:
@@ -319,15 +320,17 @@ class TypeIndex:
         args: tuple[TypeShape, ...],
         via: tuple[Mixin, ...],
         seen: set[int],
-    ) -> Iterator[EffectiveField]:
+        out: list[EffectiveField],
+    ) -> None:
         if id(decl) in seen:
             return
         seen = seen | {id(decl)}
-        scope = self.params_of(decl, args)
+        scope: Params | tuple[()] = self.params_of(decl, args) if isinstance(decl, TypeDecl) and decl.params else ()
+        shape = self.shape
         for member in decl.members:
             if isinstance(member, Field):
-                yield _EffectiveField(member, self.shape(member.type, package, scope), decl, package, via)
+                out.append(_EffectiveField(member, shape(member.type, package, scope), decl, package, via))
                 continue
-            mixin = self.shape(member.ref, package, scope)
+            mixin = shape(member.ref, package, scope)
             if isinstance(mixin.decl, TypeDecl) and mixin.package is not None and not mixin.array_dims:
-                yield from self._expand(mixin.decl, mixin.package, mixin.args, (*via, member), seen)
+                self._expand(mixin.decl, mixin.package, mixin.args, (*via, member), seen, out)
