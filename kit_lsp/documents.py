@@ -10,6 +10,7 @@ declarations of the previous version whose lines the edits left alone.
 from __future__ import annotations
 
 import threading
+from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,12 +71,13 @@ class Document:
                     self._apply_partial(change, encoding)
                 else:
                     self.source, self.tree = change.text.encode("utf-8"), None
-                self._starts = None
+                    self._starts = None
             if self._file is not None:
                 gcpause.retire(self._file)  # freed after the diagnostics are out, not on the way
             self.version, self._file, self._tree_fresh = version, None, False
 
     def _apply_partial(self, change: lsp.TextDocumentContentChangePartial, encoding: str) -> None:
+        starts = self.line_starts()  # of the text before this change
         start = self.offset(change.range.start, encoding)
         end = max(start, self.offset(change.range.end, encoding))
         edit = syntax.TextEdit(start, end, change.text.encode("utf-8"))
@@ -83,6 +85,7 @@ class Document:
             self.source = syntax.edit(self.tree, self.source, edit)
         else:
             self.source = self.source[:start] + edit.new_text + self.source[end:]
+        self._starts = _moved_starts(starts, start, end, edit.new_text)
 
     def offset(self, pos: lsp.Position, encoding: str) -> int:
         """The byte offset of a client position (clamped to the text)."""
@@ -159,6 +162,19 @@ class DocumentStore:
 
     def under(self, root: Path) -> list[Document]:
         return [d for d in self if _is_under(d.path, root)]
+
+
+def _moved_starts(starts: list[int], start: int, end: int, new_text: bytes) -> list[int]:
+    """Line starts after replacing bytes [start, end) by ``new_text``: those up to the edit
+    kept, those of the new text added, the later ones moved (no scan of the whole text)."""
+    lo, hi = bisect_right(starts, start), bisect_right(starts, end)
+    added: list[int] = []
+    i = new_text.find(b"\n")
+    while i >= 0:
+        added.append(start + i + 1)
+        i = new_text.find(b"\n", i + 1)
+    delta = len(new_text) - (end - start)
+    return [*starts[:lo], *added, *[s + delta for s in starts[hi:]]]
 
 
 def _is_under(path: str, root: Path) -> bool:

@@ -49,6 +49,8 @@ def test_incremental_edits_match_a_fresh_parse(data: st.DataObject, encoding: st
         doc.apply([lsp.TextDocumentContentChangePartial(range=rng, text=new)], version, encoding)
         expected = expected[:start] + new + expected[end:]
         assert doc.text == expected
+        raw = expected.encode("utf-8")
+        assert doc.line_starts() == [0] + [i + 1 for i, b in enumerate(raw) if b == 0x0A]
     fresh = parse_file(doc.path, expected)
     got = doc.parsed()
     assert shape(got) == shape(fresh)
