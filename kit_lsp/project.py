@@ -63,12 +63,27 @@ class Snapshot:
 
 
 class DiskFiles:
-    """Parsed design files on disk, re-parsed only when their mtime or size changes."""
+    """Parsed design files on disk, re-parsed only when their mtime or size changes.
 
-    def __init__(self) -> None:
+    A file checked less than ``trust`` seconds ago is not looked at again (a keystroke
+    should not stat every file of a large design); `forget_checks` ends that trust (a
+    watched-file event)."""
+
+    def __init__(self, trust: float = 0.0) -> None:
         self._cache: dict[str, tuple[tuple[int, int], SourceFile]] = {}
+        self._checked: dict[str, float] = {}
+        self.trust = trust
+
+    def forget_checks(self) -> None:
+        self._checked.clear()
 
     def get(self, path: str) -> SourceFile | None:
+        if self.trust:
+            now = time.monotonic()
+            hit = self._cache.get(path)
+            if hit is not None and now - self._checked.get(path, -self.trust) < self.trust:
+                return hit[1]
+            self._checked[path] = now
         try:
             st = os.stat(path)
         except OSError:
@@ -91,7 +106,7 @@ class DesignSession:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.disk = DiskFiles()
+        self.disk = DiskFiles(self.WALK_TTL)
         self._paths: set[str] | None = None
         self._walked = 0.0
         self._analyzer: Analyzer | None = None
@@ -109,8 +124,9 @@ class DesignSession:
         return Snapshot(str(self.root), self.root, manifest, files, diags, symbols, analysis, versions)
 
     def forget_listing(self) -> None:
-        """Files were created or deleted: list the design folder again next time."""
+        """Files were created, changed or deleted: list and check them again next time."""
         self._paths = None
+        self.disk.forget_checks()
 
     def _listing(self) -> set[str]:
         now = time.monotonic()

@@ -108,7 +108,8 @@ class State:
         gcpause.release()
 
     def files_changed(self, root: str) -> None:
-        """Design files were created or deleted under ``root`` (watched-file events)."""
+        """Design files were created, changed or deleted under ``root`` (watched-file
+        events, a closed buffer): list and check them again."""
         session = self._sessions.get(Path(root))
         if session is not None:
             session.forget_listing()

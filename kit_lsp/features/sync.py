@@ -43,6 +43,7 @@ def register(server: KitLanguageServer) -> None:
             return
         key = state.key_for(doc)
         state.docs.close(doc.uri)
+        state.files_changed(key)  # the file on disk counts again: look at it afresh
         ls.diagnostics.clear(doc.uri)
         if state.docs_for(key):
             ls.diagnostics.schedule(key)
@@ -62,8 +63,7 @@ def register(server: KitLanguageServer) -> None:
             root = design_root_for(path_of(change.uri))
             if root is None:
                 continue
-            if change.type != lsp.FileChangeType.Changed:
-                state.files_changed(str(root))
+            state.files_changed(str(root))
             if state.docs_for(str(root)):
                 keys.add(str(root))
         for key in keys:

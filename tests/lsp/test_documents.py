@@ -3,6 +3,8 @@ the tree give the same text and the same model as a fresh parse."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lsp_helpers import USERS
@@ -12,6 +14,7 @@ from kit_core.formatter.verify import shape
 from kit_core.lower import parse_file
 from kit_lsp.convert import UTF8, UTF16, UTF32
 from kit_lsp.documents import Document
+from kit_lsp.project import DiskFiles
 
 TEXT = USERS.replace("// User is a person", "// Üser 😀 is a person")
 
@@ -69,3 +72,16 @@ def test_end_position_counts_client_units() -> None:
     assert doc.end_position(UTF16) == lsp.Position(1, 3)
     assert doc.end_position(UTF32) == lsp.Position(1, 2)
     assert doc.end_position(UTF8) == lsp.Position(1, 5)
+
+
+def test_disk_files_are_checked_again_once_the_trust_ends(tmp_path: Path) -> None:
+    path = tmp_path / "a.kit"
+    path.write_text("package a\n\ntype A {}\n", encoding="utf-8")
+    trusting, checking = DiskFiles(trust=3600), DiskFiles()
+    first = trusting.get(str(path))
+    assert first is not None and checking.get(str(path)) is not None
+    path.write_text("package a\n\ntype A {}\n\ntype B {}\n", encoding="utf-8")
+    assert trusting.get(str(path)) is first  # checked a moment ago: trusted
+    assert len(checking.get(str(path)).declarations) == 2  # type: ignore[union-attr]
+    trusting.forget_checks()  # a watched-file event
+    assert len(trusting.get(str(path)).declarations) == 2  # type: ignore[union-attr]
