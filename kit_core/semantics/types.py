@@ -260,6 +260,11 @@ class TypeIndex:
 
     def resolve(self, ref: TypeRef, package: str, params: Params | Sequence[str] = ()) -> TypeShape:
         """`shape` without the cache."""
+        if not ref.args and type(params) is tuple:  # the common case, without the scope dict
+            found = self.symbols.resolve(ref, package, params)
+            if found is None:
+                return _TypeShape(None, ref.name, ref.package, None, (), ref.array_dims, ref.optional, ref)
+            return _TypeShape(found.kind, found.name, found.package, found.decl, (), ref.array_dims, ref.optional, ref)
         scope: Params = params if type(params) is dict else dict.fromkeys(params)  # type: ignore[arg-type]
         try:
             return self._shape(ref, package, scope, 0)
