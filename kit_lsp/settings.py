@@ -20,7 +20,9 @@ class Settings:
     generate_on_save: bool = True
     """Run the full generation of the design when a design file is saved."""
     diagnostics_delay_ms: int = 20
-    """Debounce between the last edit and the analysis that publishes diagnostics."""
+    """Debounce within a burst of edits: an edit to an idle design is analysed at once,
+    edits arriving during an analysis or within this delay of the last one are coalesced
+    into one analysis this long after the last of them."""
     generate_delay_ms: int = 100
     """Debounce between a save and generation (saves within it are coalesced)."""
 
