@@ -19,6 +19,12 @@ _ONCE_PER_FIELD = frozenset(
 
 
 def check_design(ctx: Ctx) -> None:
+    """Everything here reads the methods' infos only: while they are the same objects
+    (no method, nor anything its bindings looked up, changed) the result is too."""
+    ctx.reuse(("routes",), tuple(ctx.http.methods), partial(_check_methods, ctx))
+
+
+def _check_methods(ctx: Ctx) -> None:
     start = len(ctx.diags)
     for m in ctx.http.methods:
         ctx.reuse(("route", id(m.method)), (m,), partial(_method, ctx, m))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
+from functools import partial
 
 from kit_core.analyzer.context import Ctx, related
 from kit_core.analyzer.decorators import usable
@@ -70,6 +71,12 @@ def _errors(ctx: Ctx, d: Decorator, package: str) -> None:
 
 
 def check_design(ctx: Ctx) -> None:
+    """Reads the service blocks and the methods' infos: reused while they are the same."""
+    blocks = tuple(b for pkg in ctx.symbols.packages.values() for bs in pkg.services.values() for b in bs)
+    ctx.reuse(("services",), (*blocks, None, *ctx.http.methods), partial(_check_services, ctx))
+
+
+def _check_services(ctx: Ctx) -> None:
     for pkg in ctx.symbols.packages.values():
         for name, blocks in pkg.services.items():
             _service(ctx, pkg.name, name, blocks)

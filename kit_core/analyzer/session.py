@@ -352,6 +352,7 @@ class Analyzer:
         if packages_changed or moved:  # references anywhere may resolve differently
             self._results.clear()
             self._methods.clear()
+            self._reusable.clear()
             return
         before = self._prints(old)[0] if old is not None else set()
         after = self._prints(new)[0] if new is not None else set()

@@ -4,6 +4,7 @@ package cycles."""
 from __future__ import annotations
 
 import difflib
+from functools import partial
 
 from kit_core.analyzer.context import Ctx, related
 from kit_core.analyzer.walk import RefSite, decl_refs
@@ -203,6 +204,13 @@ def _mentions(ref: TypeRef, params: set[str]) -> bool:
 
 
 def check_design(ctx: Ctx) -> None:
+    """Package cycles read each file's cross-package references and which packages exist
+    (the session forgets reused results when the set of packages changes)."""
+    pins = tuple(ctx.summary(f).edges or None for pkg in ctx.symbols.packages.values() for f in pkg.files)
+    ctx.reuse(("package cycles",), pins, partial(_cycles_check, ctx))
+
+
+def _cycles_check(ctx: Ctx) -> None:
     edges: dict[str, dict[str, TypeRef]] = {}
     for pkg in ctx.symbols.packages.values():
         out = edges.setdefault(pkg.name, {})
