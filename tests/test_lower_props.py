@@ -138,6 +138,7 @@ def test_incremental_reparse_lowers_like_a_fresh_parse(data: st.DataObject) -> N
 REUSE_SNIPPETS = [
     "x", "\n", "\n\n", "// doc\n", "}", "{", " ", "\t", "@doc(\"d\")\n", "type Added {\n\tname string\n}\n",
     "\tfield int? @range(1, 2)\n", "é", "😀", "scalar S string\n\t@length(1)\n", "// trailing", "@", "(",
+    "\r\n", "type T { a int } type U {}\n", "enum E { A B }\n", "@deprecated ",
 ]  # fmt: skip
 
 
