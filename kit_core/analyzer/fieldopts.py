@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from kit_core.analyzer.context import Ctx, related
 from kit_core.analyzer.decorators import usable
-from kit_core.analyzer.validators import INT_RANGES, decorator_sig, field_validators, scalar_validators, shape_sig
+from kit_core.analyzer.validators import INT_RANGES, field_facts, field_validators, scalar_validators
 from kit_core.decorators import BINDINGS, FORMATS, Site, flat_args, literal_text
 from kit_core.model import Decl, Decorator, EnumDecl, ErrorDecl, Field, Literal, LiteralKind, SourceFile, TypeDecl
 from kit_core.semantics.types import (
@@ -41,18 +41,12 @@ read is the site, the decorators as written, the shape and the primitive under i
 def check_decl(ctx: Ctx, file: SourceFile, decl: Decl) -> None:
     if file.package is None or not isinstance(decl, TypeDecl | ErrorDecl):
         return
-    params = tuple(p.name for p in decl.params) if isinstance(decl, TypeDecl) else ()
     site = Site.FIELD if isinstance(decl, TypeDecl) else Site.ERROR_FIELD
-    for f in decl.fields:
-        if not f.decorators:
-            continue  # nothing to check (the types rule recorded what its type looks up)
-        decs = [d for d in f.decorators if usable(d, site) is not None]
-        if not decs:
-            continue
-        shape = ctx.shape(f.type, file.package, params)
+    for facts in field_facts(ctx, decl, file.package):
+        f, shape, decs = facts.field, facts.shape, facts.decorators
         key = None
         if shape.kind is not Kind.ENUM:  # an enum default is checked against the enum's values
-            key = (site, decorator_sig(decs), shape_sig(shape), shape.base().primitive)
+            key = (site, facts.sigs, facts.shape_sig, facts.primitive)
             if key in _CLEAN:
                 continue
         before = len(ctx.diags)

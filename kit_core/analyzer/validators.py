@@ -57,11 +57,10 @@ def check_decl(ctx: Ctx, file: SourceFile, decl: Decl) -> None:
     if file.package is None:
         return
     if isinstance(decl, TypeDecl | ErrorDecl):
-        params = tuple(p.name for p in decl.params) if isinstance(decl, TypeDecl) else ()
         site = Site.FIELD if isinstance(decl, TypeDecl) else Site.ERROR_FIELD
-        for f in decl.fields:
-            if f.decorators:  # else nothing to check (the types rule recorded what its type looks up)
-                check_field(ctx, f.decorators, ctx.shape(f.type, file.package, params), site, f)
+        for facts in field_facts(ctx, decl, file.package):
+            if facts.validators:
+                _check_validators(ctx, facts.validators, facts.validator_sigs, facts.shape, site, facts.field, facts)
     elif isinstance(decl, ScalarDecl):
         shape = ctx.shape(decl.primitive, file.package)
         check_field(ctx, decl.decorators, shape, Site.SCALAR, None)
@@ -95,12 +94,80 @@ def shape_sig(shape: TypeShape) -> tuple[object, ...]:
     return (shape.kind, shape.name, shape.package, args, shape.array_dims, shape.optional)
 
 
+@dataclass(frozen=True, slots=True)
+class FieldFacts:
+    """What the per-field rules of a type or error read, gathered once per declaration."""
+
+    field: Field
+    shape: TypeShape
+    decorators: list[Decorator]  # the usable ones (known, placed, well-formed)
+    sigs: tuple[object, ...]  # `decorator_sig` of those
+    validators: list[Decorator]  # the validators among them
+    validator_sigs: tuple[object, ...]
+    shape_sig: tuple[object, ...]
+    primitive: str | None  # under the shape's array dimensions and `?`
+
+
+_last_facts: tuple[object, object, list[FieldFacts]] = (None, None, [])
+
+
+def field_facts(ctx: Ctx, decl: TypeDecl | ErrorDecl, package: str) -> list[FieldFacts]:
+    """The fields with usable decorators, their shapes and signatures. The validator and
+    field-option rules ask in turn about the same declaration of the same analysis: the
+    last answer is kept (resolving records the same names either way)."""
+    global _last_facts
+    last = _last_facts
+    if last[0] is decl and last[1] is ctx:
+        return last[2]
+    params = tuple(p.name for p in decl.params) if isinstance(decl, TypeDecl) else ()
+    site = Site.FIELD if isinstance(decl, TypeDecl) else Site.ERROR_FIELD
+    out: list[FieldFacts] = []
+    for f in decl.fields:
+        if not f.decorators:
+            continue  # nothing to check (the types rule recorded what its type looks up)
+        decs: list[Decorator] = []
+        sigs: list[object] = []
+        vals: list[Decorator] = []
+        vsigs: list[object] = []
+        for d in f.decorators:
+            spec = usable(d, site)
+            if spec is None:
+                continue
+            sig = (d.name, tuple([(a.kind, a.text) for a in d.args]))
+            decs.append(d)
+            sigs.append(sig)
+            if spec.is_validator:
+                vals.append(d)
+                vsigs.append(sig)
+        if decs:
+            shape = ctx.shape(f.type, package, params)
+            out.append(
+                FieldFacts(f, shape, decs, tuple(sigs), vals, tuple(vsigs), shape_sig(shape), shape.base().primitive)
+            )
+    _last_facts = (decl, ctx, out)
+    return out
+
+
 def check_field(ctx: Ctx, decorators: Sequence[Decorator], shape: TypeShape, site: Site, field: Field | None) -> None:
     own = field_validators(decorators, site)
-    if not own:
-        return  # (scalar validators alone were checked on the scalar)
+    if own:  # (scalar validators alone were checked on the scalar)
+        _check_validators(ctx, own, decorator_sig(own), shape, site, field, None)
+
+
+def _check_validators(
+    ctx: Ctx,
+    own: list[Decorator],
+    own_sig: tuple[object, ...],
+    shape: TypeShape,
+    site: Site,
+    field: Field | None,
+    facts: FieldFacts | None,
+) -> None:
     inherited = scalar_validators(shape) if site is not Site.SCALAR else []
-    key = (site, decorator_sig(own), decorator_sig(inherited), shape_sig(shape), shape.base().primitive)
+    if facts is not None:
+        key = (site, own_sig, decorator_sig(inherited), facts.shape_sig, facts.primitive)
+    else:
+        key = (site, own_sig, decorator_sig(inherited), shape_sig(shape), shape.base().primitive)
     if key in _CLEAN:
         return
     before = len(ctx.diags)
