@@ -168,6 +168,28 @@ class Reuse:
         self.units: dict[bytes, list[_Unit]] = {}
 
 
+_KnownDecorator = tuple[str, bool, tuple[int, int], tuple[tuple[LiteralKind, str, object, int, int], ...], int]
+_DECORATORS: dict[bytes, _KnownDecorator] = {}
+"""One-line decorators of ASCII files lowered without a problem, by their text: name,
+parentheses, name offsets, scalar arguments (kind, spelling, value, offsets) and length.
+Designs repeat the same few decorators thousands of times."""
+
+
+def _remember_decorator(written: bytes, dec: Decorator) -> None:
+    start = dec.span.start_byte
+    if any(a.items or a.kind is LiteralKind.ARRAY for a in dec.args):
+        return  # arrays keep their nested literals: not worth a template
+    if len(_DECORATORS) > 50_000:
+        _DECORATORS.clear()
+    _DECORATORS[written] = (
+        dec.name,
+        dec.has_parens,
+        (dec.name_span.start_byte - start, dec.name_span.end_byte - start),
+        tuple((a.kind, a.text, a.value, a.span.start_byte - start, a.span.end_byte - start) for a in dec.args),
+        dec.span.end_byte - start,
+    )
+
+
 def comment_nodes(src: bytes, root: Node) -> list[Node]:
     """Every comment node of the tree, in order: the `//` in the text that start one (a
     look-up per `//` instead of a query walking every node of the tree)."""
@@ -898,16 +920,46 @@ class _Lowerer:
         return tuple(out)
 
     def decorator(self, node: Node) -> Decorator | None:
+        start, end = node.start_byte, node.end_byte
+        written = self.src[start:end]
+        if self.ascii:
+            known = _DECORATORS.get(written)
+            if known is not None and not node.has_error:
+                return self._known_decorator(node, start, known)
         name_node = node.child_by_field_name("name")
         if name_node is None:
             return None
         name = self.text(name_node)
+        before = len(self.diags)
         args_node = node.child_by_field_name("arguments")
         args = self._arguments(args_node, name) if args_node is not None else ()
         span = self.span(node)
         trailing = self.comments.trailing_after(self.src, span.end_byte, span.end_line)
         trivia = _Trivia((), trailing) if trailing is not None else NO_TRIVIA
-        return _Decorator(name, args, args_node is not None, span, self.span(name_node), trivia)
+        dec = _Decorator(name, args, args_node is not None, span, self.span(name_node), trivia)
+        if self.ascii and len(self.diags) == before and b"\n" not in written and not node.has_error:
+            _remember_decorator(written, dec)
+        return dec
+
+    def _known_decorator(self, node: Node, start: int, known: _KnownDecorator) -> Decorator:
+        """A one-line decorator written exactly as one lowered before: its parts are the
+        same at the same offsets from its start (the file is ASCII: columns are bytes)."""
+        path = self.path
+        row, col = node.start_point
+        name, has_parens, (na, nb), args, length = known
+        literals = tuple(
+            [
+                _Literal(kind, text, value, _new(Span, (path, start + a, start + b, row, col + a, row, col + b,
+                                                        col + a, col + b)), ())  # fmt: skip
+                for kind, text, value, a, b in args
+            ]
+        )
+        end = start + length
+        span = _new(Span, (path, start, end, row, col, row, col + length, col, col + length))
+        name_span = _new(Span, (path, start + na, start + nb, row, col + na, row, col + nb, col + na, col + nb))
+        trailing = self.comments.trailing_after(self.src, end, row)
+        trivia = _Trivia((), trailing) if trailing is not None else NO_TRIVIA
+        return _Decorator(name, literals, has_parens, span, name_span, trivia)
 
     def _arguments(self, node: Node, outer: str) -> tuple[Literal, ...]:
         out: list[Literal] = []

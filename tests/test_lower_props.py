@@ -234,3 +234,30 @@ def test_type_suffixes_are_the_grammar_fields(text: str) -> None:
             by_type = [c.type for c in node.children]
             assert by_type.count("array_suffix") == len(node.children_by_field_name("array"))
             assert ("?" in by_type) == (node.child_by_field_name("optional") is not None)
+
+
+class _Forgetful(dict):  # type: ignore[type-arg]
+    """A memo that remembers nothing."""
+
+    def get(self, key: object, default: object = None) -> object:
+        return default
+
+    def __setitem__(self, key: object, value: object) -> None:
+        return None
+
+
+@SETTINGS
+@given(st.one_of(mutated_design(), st.sampled_from(DESIGNS + MORE_DESIGNS)))
+def test_remembered_decorators_lower_like_new_ones(text: str) -> None:
+    """One-line decorators lowered before are rebuilt from a template: the same model."""
+    import kit_core.lower as lowering
+
+    parse_file("warm.kit", text)  # fills the memo (as every earlier example did)
+    remembered = parse_file("r.kit", text)
+    saved, lowering._DECORATORS = lowering._DECORATORS, _Forgetful()
+    try:
+        fresh = parse_file("r.kit", text)
+    finally:
+        lowering._DECORATORS = saved
+    assert remembered == fresh
+    assert remembered.parse_diagnostics == fresh.parse_diagnostics
