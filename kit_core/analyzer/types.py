@@ -9,8 +9,11 @@ from functools import partial
 from kit_core.analyzer.context import Ctx, related
 from kit_core.analyzer.walk import RefSite, decl_refs
 from kit_core.analyzer.walk import walk_ref as _walk
+from kit_core.fastnew import maker
 from kit_core.model import (
     Decl,
+    ErrorDecl,
+    Field,
     SourceFile,
     TypeDecl,
     TypeRef,
@@ -19,6 +22,7 @@ from kit_core.semantics.types import TypeShape
 from kit_core.symbols import INT_PRIMITIVES, NUMBER_PRIMITIVES, PRIMITIVES, Kind
 
 SCALAR_PRIMITIVES = NUMBER_PRIMITIVES | {"string", "bytes", "bool"}
+_RefSite = maker(RefSite)
 _KIND_WORDS = {
     Kind.ENUM: "an enum",
     Kind.SCALAR: "a scalar",
@@ -36,7 +40,9 @@ def check_file(ctx: Ctx, file: SourceFile) -> None:
 
 
 def check_decl(ctx: Ctx, file: SourceFile, decl: Decl) -> None:
-    if file.package is not None:
+    if file.package is not None and isinstance(decl, TypeDecl | ErrorDecl) and not getattr(decl, "params", ()):
+        _members(ctx, decl, file.package)
+    elif file.package is not None:
         for site in decl_refs(decl, file.package):
             if site.role == "scalar":
                 _scalar(ctx, site)
@@ -46,6 +52,19 @@ def check_decl(ctx: Ctx, file: SourceFile, decl: Decl) -> None:
                 _instantiation_cycle(ctx, site.decl, site.ref)
     if isinstance(decl, TypeDecl):
         _param_duplicates(ctx, decl)
+
+
+def _members(ctx: Ctx, decl: TypeDecl | ErrorDecl, package: str) -> None:
+    """The field and mixin references of a non-generic body: a bare name that resolves to
+    something other than a generic type needs no further check (what `_ref` would find)."""
+    for m in decl.members:
+        is_field = isinstance(m, Field)
+        ref = m.type if isinstance(m, Field) else m.ref
+        if not ref.args and ref.package is None:
+            shape = ctx.shape(ref, package, ())
+            if shape.kind is not None and not (isinstance(shape.decl, TypeDecl) and shape.decl.params):
+                continue
+        _ref(ctx, _RefSite(ref, package, (), decl, "field" if is_field else "mixin"), ref, top=True)
 
 
 def _param_duplicates(ctx: Ctx, decl: TypeDecl) -> None:
