@@ -190,6 +190,41 @@ def _remember_decorator(written: bytes, dec: Decorator) -> None:
     )
 
 
+_KnownType = tuple[str, "str | None", tuple[Any, ...], int, bool, tuple[int, int], tuple[int, int], int]
+_TYPES: dict[bytes, _KnownType] = {}
+"""One-line types of ASCII files lowered without a problem, by their text: name, package,
+arguments (the same, recursively), suffixes, span and name offsets, nesting depth."""
+
+
+def _type_template(ref: TypeRef, start: int) -> _KnownType:
+    args = tuple(_type_template(a, start) for a in ref.args)
+    depth = 1 + max((a[7] for a in args), default=0)
+    return (
+        ref.name,
+        ref.package,
+        args,
+        ref.array_dims,
+        ref.optional,
+        (ref.span.start_byte - start, ref.span.end_byte - start),
+        (ref.name_span.start_byte - start, ref.name_span.end_byte - start),
+        depth,
+    )
+
+
+def _remember_type(written: bytes, ref: TypeRef, start: int) -> None:
+    template = _type_template(ref, start)
+    if not _inside(template, len(written)):
+        return
+    if len(_TYPES) > 50_000:
+        _TYPES.clear()
+    _TYPES[written] = template
+
+
+def _inside(template: _KnownType, length: int) -> bool:
+    (a, b), (na, nb) = template[5], template[6]
+    return 0 <= a <= b <= length and 0 <= na <= nb <= length and all(_inside(t, length) for t in template[2])
+
+
 def comment_nodes(src: bytes, root: Node) -> list[Node]:
     """Every comment node of the tree, in order: the `//` in the text that start one (a
     look-up per `//` instead of a query walking every node of the tree)."""
@@ -861,11 +896,35 @@ class _Lowerer:
         if self._depth >= MAX_NESTING:
             self.syntax_error(node, f"type nested more than {MAX_NESTING} levels deep")
             return _empty_ref(self.span(node))
+        start = node.start_byte
+        written = self.src[start : node.end_byte] if self.ascii else b""
+        if written:
+            known = _TYPES.get(written)
+            if known is not None and self._depth + known[7] < MAX_NESTING and not node.has_error:
+                row, col = node.start_point
+                return self._known_type(known, start, row, col)
+        before = len(self.diags)
         self._depth += 1
         try:
-            return self._type_ref(node)
+            ref = self._type_ref(node)
         finally:
             self._depth -= 1
+        if written and len(self.diags) == before and b"\n" not in written and not node.has_error:
+            _remember_type(written, ref, start)
+        return ref
+
+    def _known_type(self, known: _KnownType, start: int, row: int, col: int) -> TypeRef:
+        """A one-line type written exactly as one lowered before (ASCII file): the same
+        parts at the same offsets from its start."""
+        name, package, args, dims, optional, (a, b), (na, nb), _ = known
+        path = self.path
+        span = _new(Span, (path, start + a, start + b, row, col + a, row, col + b, col + a, col + b))
+        if (na, nb) == (a, b):
+            name_span = span
+        else:
+            name_span = _new(Span, (path, start + na, start + nb, row, col + na, row, col + nb, col + na, col + nb))
+        refs = tuple([self._known_type(arg, start, row, col) for arg in args]) if args else ()
+        return _TypeRef(name, span, name_span, package, refs, dims, optional)
 
     def _type_ref(self, node: Node) -> TypeRef:
         base = node.child_by_field_name("base")

@@ -248,16 +248,17 @@ class _Forgetful(dict):  # type: ignore[type-arg]
 
 @SETTINGS
 @given(st.one_of(mutated_design(), st.sampled_from(DESIGNS + MORE_DESIGNS)))
-def test_remembered_decorators_lower_like_new_ones(text: str) -> None:
-    """One-line decorators lowered before are rebuilt from a template: the same model."""
+def test_remembered_decorators_and_types_lower_like_new_ones(text: str) -> None:
+    """One-line decorators and types lowered before are rebuilt from templates: the same model."""
     import kit_core.lower as lowering
 
     parse_file("warm.kit", text)  # fills the memo (as every earlier example did)
     remembered = parse_file("r.kit", text)
-    saved, lowering._DECORATORS = lowering._DECORATORS, _Forgetful()
+    saved = lowering._DECORATORS, lowering._TYPES
+    lowering._DECORATORS, lowering._TYPES = _Forgetful(), _Forgetful()
     try:
         fresh = parse_file("r.kit", text)
     finally:
-        lowering._DECORATORS = saved
+        lowering._DECORATORS, lowering._TYPES = saved
     assert remembered == fresh
     assert remembered.parse_diagnostics == fresh.parse_diagnostics
