@@ -16,7 +16,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from kit_core.diagnostics import Diagnostic, make
+from kit_core.diagnostics import Diagnostic, make, merge
 from kit_core.generators.base import GenContext, Notice, OutputFile
 from kit_core.manifest import MANIFEST_NAME, Manifest, default_manifest, parse_manifest
 from kit_core.model import SourceFile
@@ -194,14 +194,8 @@ def check(design: Design) -> CheckResult:
     from kit_core.analyzer import analyze
 
     analysis = analyze(design.files, design.manifest)
-    diags = list(design.manifest_diagnostics)
-    seen: set[tuple[str, str, int, int]] = set()
-    for d in [*(p for f in design.files for p in f.parse_diagnostics), *analysis.diagnostics]:
-        assert isinstance(d, Diagnostic)
-        key = (d.code, d.span.path, d.span.start_byte, d.span.end_byte)
-        if key not in seen:
-            seen.add(key)
-            diags.append(d)
+    parse_diags = [d for f in design.files for d in f.parse_diagnostics if isinstance(d, Diagnostic)]
+    diags = merge(design.manifest_diagnostics, parse_diags, analysis.diagnostics)
     diags.sort(key=lambda d: (d.span.path, d.span.start_line, d.span.start_col, d.code))
     return CheckResult(diags, analysis)
 

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from kit_core import program
 from kit_core.analyzer import Analysis, Analyzer, analyze
-from kit_core.diagnostics import Diagnostic
+from kit_core.diagnostics import Diagnostic, merge
 from kit_core.lower import parse_file
 from kit_core.manifest import MANIFEST_NAME, Manifest, default_manifest, parse_manifest
 from kit_core.model import SourceFile
@@ -118,7 +118,7 @@ class DesignSession:
         self._manifest_text = (text, manifest, mdiags) if text is not None else None
         files = self._files(open_docs)
         analysis = self._update(manifest, files)
-        diags = _merge(mdiags, analysis.diagnostics)
+        diags = merge(mdiags, analysis.diagnostics)
         versions = {p: d.version for p, d in open_docs.items()}
         symbols = analysis.symbols
         return Snapshot(str(self.root), self.root, manifest, files, diags, symbols, analysis, versions)
@@ -158,17 +158,6 @@ class DesignSession:
             if known.get(path) is not f:
                 result = session.update(f)
         return result if result is not None else session.analysis()
-
-
-def _merge(first: Sequence[Diagnostic], second: Sequence[Diagnostic]) -> list[Diagnostic]:
-    seen: set[tuple[str, str, int, int]] = set()
-    out: list[Diagnostic] = []
-    for d in [*first, *second]:
-        key = (d.code, d.span.path, d.span.start_byte, d.span.end_byte)
-        if key not in seen:
-            seen.add(key)
-            out.append(d)
-    return out
 
 
 def analyze_single(doc: Document) -> Snapshot:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -46,3 +47,17 @@ class Diagnostic:
     def render(self) -> str:
         """`path:line:col: error code: message`, the CLI form."""
         return f"{self.span.display()}: {self.severity.value} {self.code}: {self.message}"
+
+
+def merge(*groups: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """The diagnostics of several sources in order, each (code, place) once: lowering and the
+    analyzer may both report a parse problem, the manifest reader and the analyzer a key."""
+    seen: set[tuple[str, str, int, int]] = set()
+    out: list[Diagnostic] = []
+    for group in groups:
+        for d in group:
+            key = (d.code, d.span.path, d.span.start_byte, d.span.end_byte)
+            if key not in seen:
+                seen.add(key)
+                out.append(d)
+    return out

@@ -11,10 +11,11 @@ from lsp_helpers import MANIFEST, SHARED, USERS, write_design
 from lsprotocol import types as lsp
 
 from kit_core.analyzer import analyze
+from kit_core.diagnostics import merge
 from kit_core.lower import parse_file
 from kit_core.manifest import parse_manifest
 from kit_lsp.documents import Document
-from kit_lsp.project import DesignSession, _merge
+from kit_lsp.project import DesignSession
 
 BIG = 'package big\n\nimport "shared"\n\n' + "".join(
     f"// Big{i} doc.\ntype Big{i} {{\n\tname string @length(1, 80)\n\tnext Big{max(i - 1, 0)}?\n"
@@ -58,6 +59,6 @@ def test_keystrokes_publish_what_a_fresh_analysis_finds(tmp_path_factory, edits)
         text = text[:start] + snippet + text[end:]
         snap = session.analyze({doc.path: doc})
         files = [parse_file(p, t) for p, t in sorted({**disk, str(path): text}.items())]
-        fresh = _merge(mdiags, analyze(files, manifest).diagnostics)
+        fresh = merge(mdiags, analyze(files, manifest).diagnostics)
         assert snap.diagnostics == fresh
         assert snap.files[str(path)] == parse_file(str(path), text)
