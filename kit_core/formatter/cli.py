@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-_SKIP_DIRS = frozenset({"vendor", "node_modules"})
+from kit_core.program import design_files
 
 
 def run(
@@ -57,18 +57,10 @@ def collect(paths: Sequence[str]) -> tuple[list[str], list[str]]:
         if os.path.isfile(p):
             files.append(p)
         elif os.path.isdir(p):
-            files.extend(_walk(p))
+            files.extend(str(f) for f in design_files(Path(p)))
         else:
             missing.append(p)
     return files, missing
-
-
-def _walk(root: str) -> list[str]:
-    found: list[str] = []
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS)
-        found.extend(os.path.join(dirpath, f) for f in sorted(filenames) if f.endswith(".kit"))
-    return found
 
 
 def _format_one(path: str, list_only: bool, write: bool, out: TextIO, err: TextIO) -> int:
