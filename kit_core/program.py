@@ -1,9 +1,12 @@
 """The orchestrator: find a design, load it, check it, generate, write. It names the stages.
 
     find_design_root -> load_design (manifest + parse every .kit) -> check (analyzer)
-      -> generate (generators, in memory) -> write (writer; all or nothing)
+      -> units / generate (generators, in memory) -> write (writer; all or nothing)
 
-A stage that finds an error stops the run before anything is written.
+A stage that finds an error stops the run before anything is written. `kit_core.regenerate`
+runs these stages for `kit gen` and kit-lsp, incrementally and under the project lock.
+Importing this module is cheap (the parser, analyzer and generators load when a stage
+runs): a run that finds nothing changed uses only `find_design_root`.
 """
 
 from __future__ import annotations
@@ -14,13 +17,22 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kit_core.diagnostics import Diagnostic, make, merge
 from kit_core.generators.base import GenContext, Notice, OutputFile
 from kit_core.manifest import MANIFEST_NAME, Manifest, default_manifest, parse_manifest
-from kit_core.model import SourceFile
 from kit_core.source import file_span
+
+if TYPE_CHECKING:
+    from kit_core.diagnostics import Diagnostic
+    from kit_core.generators.units import RenderUnit
+    from kit_core.model import SourceFile
+
+
+def make(code: str, span: Any, **fields: Any) -> Diagnostic:
+    from kit_core.diagnostics import make as make_diagnostic
+
+    return make_diagnostic(code, span, **fields)
 
 _SKIP_DIRS = frozenset({"vendor", "node_modules"})
 
@@ -171,9 +183,11 @@ def _under(path: str, root: Path) -> bool:
 
 
 def _read(path: str, overrides: Mapping[str, str]) -> str:
+    from kit_core.design_text import normalize_design, read_design
+
     if path in overrides:
-        return overrides[path]
-    return Path(path).read_text(encoding="utf-8", errors="replace")
+        return normalize_design(overrides[path])
+    return read_design(path)
 
 
 # --------------------------------------------------------------------------- checking
@@ -192,6 +206,7 @@ class CheckResult:
 def check(design: Design) -> CheckResult:
     """Parse errors, manifest problems and every analyzer rule, sorted by place."""
     from kit_core.analyzer import analyze
+    from kit_core.diagnostics import Diagnostic, merge
 
     analysis = analyze(design.files, design.manifest)
     parse_diags = [d for f in design.files for d in f.parse_diagnostics if isinstance(d, Diagnostic)]
@@ -223,21 +238,28 @@ def gen_context(design: Design, analysis: Any) -> GenContext:
     )
 
 
-def generate(design: Design, analysis: Any, targets: Iterable[str] = TARGETS) -> GenResult:
-    """Run the selected generators in memory; nothing touches the disk here."""
+def units(design: Design, analysis: Any, targets: Iterable[str] = TARGETS) -> list[RenderUnit]:
+    """The render units of the selected generators (`kit_core.generators.units`)."""
     ctx = gen_context(design, analysis)
     chosen = set(targets)
-    files: list[OutputFile] = []
-    notices: list[Notice] = []
+    out: list[RenderUnit] = []
     if "docs" in chosen and design.manifest.output.kind != "contracts":  # contracts: payloads and events only
         from kit_core.generators import openapi
 
-        files.extend(openapi.generate(ctx))
+        out.extend(openapi.units(ctx))
     if "go" in chosen and design.files:
         from kit_core.generators import go
 
-        go_files, go_notices = go.generate(ctx)
-        files.extend(go_files)
-        notices.extend(go_notices)
-    files.sort(key=lambda f: f.path)
-    return GenResult(files, notices)
+        out.extend(go.units(ctx))
+    return out
+
+
+def generate(design: Design, analysis: Any, targets: Iterable[str] = TARGETS) -> GenResult:
+    """Run the selected generators in memory; nothing touches the disk here."""
+    from kit_core.generators.go import paused_gc
+    from kit_core.generators.go.gofmt import gofmt_all
+
+    with paused_gc():
+        files = [f for u in units(design, analysis, targets) for f in u.render()]
+        files = gofmt_all(sorted(files, key=lambda f: f.path))
+    return GenResult(files, [])

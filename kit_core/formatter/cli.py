@@ -64,14 +64,15 @@ def collect(paths: Sequence[str]) -> tuple[list[str], list[str]]:
 
 
 def _format_one(path: str, list_only: bool, write: bool, out: TextIO, err: TextIO) -> int:
+    from kit_core.design_text import decode_design
     from kit_core.format import format_source
 
-    original = Path(path).read_bytes().decode("utf-8", errors="replace")
-    result = format_source(path, original)
+    raw = Path(path).read_bytes()
+    result = format_source(path, decode_design(raw))
     if not result.ok:
         _report(result.diagnostics, err)
         return 1
-    if not result.changed:
+    if result.text.encode("utf-8") == raw:  # a byte-order mark or CR line ends are changes too
         return 0
     if list_only:
         print(path, file=out)
@@ -82,9 +83,10 @@ def _format_one(path: str, list_only: bool, write: bool, out: TextIO, err: TextI
 
 
 def _run_stdin(stdin: TextIO, out: TextIO, err: TextIO, list_only: bool) -> int:
+    from kit_core.design_text import normalize_design
     from kit_core.format import format_source
 
-    result = format_source("<stdin>", stdin.read())
+    result = format_source("<stdin>", normalize_design(stdin.read()))
     if not result.ok:
         _report(result.diagnostics, err)
         return 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from kit_core.generators.base import GenContext, OutputFile, Owner
+from kit_core.generators.units import RenderUnit
 from kit_core.semantics import HttpModel, TypeIndex, http_model
 from kit_core.symbols import SymbolTable
 
@@ -25,6 +26,7 @@ __all__ = [
     "render",
     "scheme_problems",
     "symbols_of",
+    "units",
 ]
 
 
@@ -62,3 +64,10 @@ def generate(ctx: GenContext) -> list[OutputFile]:
     if path is None or not symbols_of(ctx.analysis).packages:
         return []
     return [OutputFile(path, render(ctx.analysis, ctx.manifest), Owner.REGEN)]
+
+
+def units(ctx: GenContext) -> list[RenderUnit]:
+    """One unit: the document reads the whole design (names, operation ids, components)."""
+    if ctx.manifest.output.path("openapi") is None:
+        return []
+    return [RenderUnit("openapi/document", lambda: generate(ctx), whole_design=True, weight=50)]

@@ -1,0 +1,16 @@
+"""Every test run keeps kit's per-project state (run lock, journal, generation cache) in a
+folder of its own, not in the user's `~/.cache/kit`: set before any test starts a `kit`
+process, so those inherit it too."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+
+_STATE = tempfile.mkdtemp(prefix="kit-test-state-")
+os.environ["XDG_CACHE_HOME"] = _STATE
+
+
+def pytest_unconfigure(config: object) -> None:
+    shutil.rmtree(_STATE, ignore_errors=True)
