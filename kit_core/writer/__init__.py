@@ -99,6 +99,7 @@ def plan_outputs(
         if not plan.problems:
             stale_files(host, roots, produced, plan)
             leftovers_in(host, gen_once_dirs(manifest), plan)
+    plan.problems = _distinct(plan.problems)
     if "go" in chosen:
         swept = {w.path for w in plan.sweep}
         created = {w.path for w in plan.writes if w.old is None}
@@ -108,11 +109,22 @@ def plan_outputs(
     return plan
 
 
+def _distinct(problems: list[Diagnostic]) -> list[Diagnostic]:
+    """One report per problem and place (an output dir linked outside is also a sweep root)."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for p in problems:
+        if (p.code, p.span.path) not in seen:
+            seen.add((p.code, p.span.path))
+            out.append(p)
+    return out
+
+
 def _aliases(host: Host, manifest: Any, plan: Plan) -> None:
     """Two output directories that a symlink makes one (or one inside the other)."""
     seen: list[tuple[str, str, str]] = []  # (key, path, real path)
     for key, path in output_dirs(manifest):
-        real = host.real(path)
+        real = host.real_dir(path)
         for other, opath, oreal in seen:
             if real == oreal or real.startswith(oreal + "/") or oreal.startswith(real + "/"):
                 if path != opath and not path.startswith(opath + "/") and not opath.startswith(path + "/"):

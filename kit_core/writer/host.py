@@ -33,6 +33,9 @@ class Host(Protocol):
         """The path with every symlink on the way to it resolved, relative to the project's
         real root (the path as given when nothing on the way is a link)."""
 
+    def real_dir(self, path: str) -> str:
+        """Like `real`, the directory itself resolved too when it is a link."""
+
     def display(self, path: str) -> str:
         """The path as shown to the user (absolute on disk)."""
 
@@ -176,12 +179,17 @@ class DiskHost:
                 return target, PathProblem("output/blocked", d, f"{d} is a link to a file, not a directory")
             return target, None
         if not stat.S_ISDIR(st.st_mode):
-            return full, PathProblem("output/blocked", d, f"{d} is a file, not a directory")
+            return os.path.join(real_head, name), PathProblem("output/blocked", d, f"{d} is a file, not a directory")
         return os.path.join(real_head, name), None
 
     def real(self, path: str) -> str:
         head, name = posixpath.split(path)
-        real = os.path.join(self._dir(head)[0], name)
+        return self._relative(os.path.join(self._dir(head)[0], name))
+
+    def real_dir(self, path: str) -> str:
+        return self._relative(self._dir(path)[0])
+
+    def _relative(self, real: str) -> str:
         if not inside(real, self.real_root):
             return real
         rel = os.path.relpath(real, self.real_root)
@@ -275,6 +283,9 @@ class MemoryHost:
         return None
 
     def real(self, path: str) -> str:
+        return path
+
+    def real_dir(self, path: str) -> str:
         return path
 
     def display(self, path: str) -> str:
