@@ -94,9 +94,7 @@ async def lsp_saves(info: DesignInfo, env: dict[str, str], rounds: int) -> list[
     register_lsp_features(client, DEFAULT_CLIENT_FEATURES)
     await client.start_io(sys.executable, "-m", "kit_lsp")
     await client.initialize_session(
-        lsp.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"), root_uri=info.root.parent.as_uri()
-        )
+        lsp.InitializeParams(capabilities=client_capabilities("visual-studio-code"), root_uri=info.root.parent.as_uri())
     )
     path = info.edit_file
     uri = path.as_uri()

@@ -34,7 +34,9 @@ def located(out: Outcome, root: Path) -> list[tuple[str, int, int, str, str]]:
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(st.sampled_from(EDITS), min_size=1, max_size=5))
-def test_incremental_run_writes_what_a_full_run_writes(tmp_path_factory: pytest.TempPathFactory, edits: list[Edit]) -> None:
+def test_incremental_run_writes_what_a_full_run_writes(
+    tmp_path_factory: pytest.TempPathFactory, edits: list[Edit]
+) -> None:
     base = tmp_path_factory.mktemp("inc")
     a = base / "a"
     gen(write_project(a))

@@ -120,12 +120,16 @@ def test_killed_while_recovering(before: Path, after: tuple[dict[str, bytes], in
     assert snapshot(root) == reference
 
 
-def test_a_real_kit_gen_killed_mid_commit(before: Path, after: tuple[dict[str, bytes], int, int], tmp_path: Path) -> None:
+def test_a_real_kit_gen_killed_mid_commit(
+    before: Path, after: tuple[dict[str, bytes], int, int], tmp_path: Path
+) -> None:
     reference, written, _ = after
     root = tmp_path / "process"
     shutil.copytree(before, root)
     cmd = [sys.executable, "-m", "kit_core.cli", "gen", str(root / "design")]
-    dead = subprocess.run(cmd, env={**os.environ, ENV: f"rename:{max(1, written // 2)}"}, capture_output=True, text=True)
+    dead = subprocess.run(
+        cmd, env={**os.environ, ENV: f"rename:{max(1, written // 2)}"}, capture_output=True, text=True
+    )
     assert dead.returncode == KILLED
     staged = [p for p in root.rglob("*") if p.name.endswith(".kit-tmp")]
     assert staged  # it died with files staged and not yet in place
@@ -135,7 +139,9 @@ def test_a_real_kit_gen_killed_mid_commit(before: Path, after: tuple[dict[str, b
     assert snapshot(root) == reference
 
 
-def test_staging_files_of_earlier_runs_are_swept(before: Path, after: tuple[dict[str, bytes], int, int], tmp_path: Path) -> None:
+def test_staging_files_of_earlier_runs_are_swept(
+    before: Path, after: tuple[dict[str, bytes], int, int], tmp_path: Path
+) -> None:
     reference, _, _ = after
     root = tmp_path / "stale"
     shutil.copytree(before, root)

@@ -13,7 +13,19 @@ from pathlib import Path
 from kit_core.writer.lock import project_lock
 from kit_lsp.generation import Outcome, generate_design
 
-SHOP = "package shop\n\ntype Item {\n\tname string @length(1, 9)\n}\n\nservice Shop {\n\tget Items /items {\n\t\tresponse Item\n\t}\n}\n"
+SHOP = """\
+package shop
+
+type Item {
+	name string @length(1, 9)
+}
+
+service Shop {
+	get Items /items {
+		response Item
+	}
+}
+"""
 
 
 def make(root: Path) -> Path:
@@ -54,7 +66,10 @@ def test_runs_started_together_leave_one_runs_tree(tmp_path: Path) -> None:
     for p in procs:
         p.communicate(timeout=300)
         assert p.returncode == 0
-    assert subprocess.run([sys.executable, "-m", "kit_core.cli", "gen", str(reference)], capture_output=True).returncode == 0
+    assert (
+        subprocess.run([sys.executable, "-m", "kit_core.cli", "gen", str(reference)], capture_output=True).returncode
+        == 0
+    )
 
     def tree(root: Path) -> dict[str, bytes]:
         return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
