@@ -135,7 +135,7 @@ def http_units(g: GoGen) -> list[RenderUnit]:
             f"go/http/{seg}",
             partial(http_dir, g, seg, methods),
             tuple(sorted({m.package for m in methods})),
-            weight=2 * len(methods),
+            weight=1 + len(methods) // 4,  # a handler and a stub cost about a quarter of a type
         )
         for seg, methods in sorted(g.http.groups.items())
     ]

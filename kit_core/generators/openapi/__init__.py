@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from kit_core.generators.base import GenContext, OutputFile, Owner
@@ -70,4 +71,8 @@ def units(ctx: GenContext) -> list[RenderUnit]:
     """One unit: the document reads the whole design (names, operation ids, components)."""
     if ctx.manifest.output.path("openapi") is None:
         return []
-    return [RenderUnit("openapi/document", lambda: generate(ctx), whole_design=True, weight=50)]
+    symbols = symbols_of(ctx.analysis)
+    weight = sum(len(p.types) + len(p.enums) + len(p.errors) + len(p.scalars) for p in symbols.packages.values())
+    http = getattr(ctx.analysis, "http", None)
+    weight += len(http.methods) if http is not None else 0  # about the cost of rendering a Go type each
+    return [RenderUnit("openapi/document", partial(generate, ctx), whole_design=True, weight=weight)]
