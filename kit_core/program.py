@@ -226,7 +226,7 @@ class GenResult:
     notices: list[Notice]
 
 
-def gen_context(design: Design, analysis: Any) -> GenContext:
+def gen_context(design: Design, analysis: Any, keys: Any = None) -> GenContext:
     if design.module is None:
         _, design.module = find_go_module(design.project_root)
     return GenContext(
@@ -235,12 +235,14 @@ def gen_context(design: Design, analysis: Any) -> GenContext:
         module=design.module,
         project_root=str(design.project_root),
         design_dir=design.design_dir,
+        keys=keys,
     )
 
 
-def units(design: Design, analysis: Any, targets: Iterable[str] = TARGETS) -> list[RenderUnit]:
-    """The render units of the selected generators (`kit_core.generators.units`)."""
-    ctx = gen_context(design, analysis)
+def units(design: Design, analysis: Any, targets: Iterable[str] = TARGETS, keys: Any = None) -> list[RenderUnit]:
+    """The render units of the selected generators (`kit_core.generators.units`); ``keys``: see
+    `GenContext.keys`."""
+    ctx = gen_context(design, analysis, keys)
     chosen = set(targets)
     out: list[RenderUnit] = []
     if "docs" in chosen and design.manifest.output.kind != "contracts":  # contracts: payloads and events only

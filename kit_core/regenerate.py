@@ -104,13 +104,17 @@ def regenerate(
     on_wait: Callable[[str], None] | None = None,
     progress: Callable[[str], None] = lambda _: None,
     loaded: Loaded | None = None,
+    resident: bool = False,
 ) -> Outcome:
-    """Raises `program.DesignError` (no go.mod) and `writer.statedir.StateDirError`."""
+    """``resident``: the caller lives on (kit-lsp), so generators may keep pieces of their
+    output for the next run (`GenContext.keys`). Raises `program.DesignError` (no go.mod) and
+    `writer.statedir.StateDirError`."""
     design_root = Path(design_root).resolve()
     project_root = Path(project_root or design_root.parent).resolve()
     chosen = tuple(sorted(set(targets)))
     with project_lock(project_root, on_wait) as folder:
         run = _Run(folder, design_root, project_root, chosen, parallel, progress)
+        run.resident = resident
         run.outcome.recovery = recover(folder, project_root)
         return run.fast() or run.full(loaded)
 
@@ -133,6 +137,7 @@ class _Run:
         self.inputs = inputs_digest(self.build, design_root, project_root, _go_mod(project_root), targets)
         self.outcome = Outcome(project_root)
         self.rendered_files: dict[str, list[OutputFile]] = {}
+        self.resident = False
 
     # ------------------------------------------------------------------ nothing changed
 
@@ -173,8 +178,9 @@ class _Run:
             return self.outcome
         self.progress("generating")
         with paused_gc():
-            units = program.units(design, checked.analysis, self.targets)
+            program.gen_context(design, checked.analysis)  # the module path, from go.mod
             keys = _keys(design, self.build)
+            units = program.units(design, checked.analysis, self.targets, keys if self.resident else None)
             fresh = {u.name: keys.of(u) for u in units}
             todo, known, check = self._reusable(units, fresh)
             files = self._render(todo)

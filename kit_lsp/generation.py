@@ -61,7 +61,7 @@ def generate_design(
     try:
         snap = snapshot() if snapshot is not None else None
         loaded = as_loaded(root, snap) if snap is not None else None
-        result = regenerate(root, loaded=loaded, progress=progress, on_wait=progress)
+        result = regenerate(root, loaded=loaded, progress=progress, on_wait=progress, resident=True)
     except program.DesignError as exc:
         outcome.failure = exc.diagnostic.message
         return outcome

@@ -1,6 +1,6 @@
 """`kit gen` and kit-lsp generate-on-save as a user runs them, on the 2,000-type design.
 
-    python bench/gen/bench_cli.py [--rounds 5] [--types 2000] [--methods 600] [--no-lsp]
+    python bench/gen/bench_cli.py [--rounds 5] [--types 2000] [--methods 600] [--only clean,no-op,edit,lsp]
 
 Every figure is the wall time of a real process, from its start to its exit (the CLI) or
 from `didSave` to the log line the server sends once the files are written (kit-lsp),
@@ -138,8 +138,9 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--types", type=int, default=2000)
     ap.add_argument("--methods", type=int, default=600)
-    ap.add_argument("--no-lsp", action="store_true")
+    ap.add_argument("--only", default="clean,no-op,edit,lsp", help="which figures (comma-separated)")
     args = ap.parse_args()
+    only = set(args.only.split(","))
     with tempfile.TemporaryDirectory(prefix="kit-bench-cli-") as tmp:
         project = Path(tmp) / "project"
         project.mkdir()
@@ -148,17 +149,21 @@ def main() -> int:
         cache = Path(tmp) / "cache"
         cache.mkdir()
         env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
-        results = {"clean": measure(args.rounds, lambda: kit(project, env), lambda: clean(project, cache))}
+        results = {}
+        if "clean" in only:
+            results["clean"] = measure(args.rounds, lambda: kit(project, env), lambda: clean(project, cache))
         kit(project, env)
-        results["no-op"] = measure(args.rounds, lambda: kit(project, env))
-        results["edit"] = measure(args.rounds, lambda: kit(project, env), lambda: toggle(info.edit_file))
+        if "no-op" in only:
+            results["no-op"] = measure(args.rounds, lambda: kit(project, env))
+        if "edit" in only:
+            results["edit"] = measure(args.rounds, lambda: kit(project, env), lambda: toggle(info.edit_file))
         baseline = statistics.median(gofmt_baseline(project) for _ in range(args.rounds))
         load = os.getloadavg()[0]
         print(f"design: {info.types} types, {info.methods} methods, {len(info.files)} files; load average {load:.1f}")
         print(f"baseline: gofmt -l over the generated tree, median {baseline * 1000:.0f} ms")
         for name, samples in results.items():
             show(name, samples, baseline)
-        if not args.no_lsp:
+        if "lsp" in only:
             show("lsp save", asyncio.run(lsp_saves(info, env, args.rounds)), baseline)
     return 0
 

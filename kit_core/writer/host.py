@@ -190,10 +190,12 @@ class DiskHost:
         return self._relative(self._dir(path)[0])
 
     def _relative(self, real: str) -> str:
-        if not inside(real, self.real_root):
-            return real
-        rel = os.path.relpath(real, self.real_root)
-        return "" if rel == "." else rel.replace(os.sep, "/")
+        if real == self.real_root:
+            return ""
+        prefix = self.real_root.rstrip(os.sep) + os.sep
+        if not real.startswith(prefix):
+            return real  # outside: kept absolute (never equal to a relative path)
+        return real[len(prefix) :].replace(os.sep, "/")
 
     def files_under(self, path: str) -> list[str]:
         base = self._abs(path)

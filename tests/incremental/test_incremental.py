@@ -14,6 +14,7 @@ from designs import EDITS, Edit, copy_project, tree, write_project
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kit_core.generators.openapi.incremental import forget
 from kit_core.incremental import render as render_module
 from kit_core.incremental import store
 from kit_core.regenerate import Outcome, regenerate
@@ -39,13 +40,14 @@ def test_incremental_run_writes_what_a_full_run_writes(
 ) -> None:
     base = tmp_path_factory.mktemp("inc")
     a = base / "a"
-    gen(write_project(a))
+    gen(write_project(a), resident=True)
     for i, edit in enumerate(edits):
         b = base / f"full{i}"
         copy_project(a, b)  # the full run starts from the same tree, with no cache
         edit(a)
         edit(b)
-        inc = regenerate(a / "design")
+        inc = regenerate(a / "design", resident=True)  # as kit-lsp: document pieces kept between runs
+        forget()
         full = regenerate(b / "design")
         assert not full.fast and full.reused == 0
         assert located(inc, a) == located(full, b), edit.__name__

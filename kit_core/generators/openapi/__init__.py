@@ -46,13 +46,7 @@ def symbols_of(analysis: Any) -> SymbolTable:
 
 def document_for(analysis: Any, manifest: Any) -> dict[str, Any]:
     """The document as data; reuses the analysis's TypeIndex and HTTP model when it has them."""
-    symbols = symbols_of(analysis)
-    index = getattr(analysis, "index", None)
-    if not isinstance(index, TypeIndex):
-        index = TypeIndex(symbols)
-    http = getattr(analysis, "http", None)
-    if not isinstance(http, HttpModel):
-        http = http_model(symbols, manifest, index)
+    symbols, index, http = _parts(analysis, manifest)
     return build_document(symbols, manifest, http, index)
 
 
@@ -64,7 +58,23 @@ def generate(ctx: GenContext) -> list[OutputFile]:
     path = ctx.manifest.output.path("openapi")
     if path is None or not symbols_of(ctx.analysis).packages:
         return []
-    return [OutputFile(path, render(ctx.analysis, ctx.manifest), Owner.REGEN)]
+    if ctx.keys is None:
+        return [OutputFile(path, render(ctx.analysis, ctx.manifest), Owner.REGEN)]
+    from .incremental import render_incremental
+
+    symbols, index, http = _parts(ctx.analysis, ctx.manifest)
+    return [OutputFile(path, render_incremental(symbols, ctx.manifest, http, index, ctx.keys), Owner.REGEN)]
+
+
+def _parts(analysis: Any, manifest: Any) -> tuple[SymbolTable, TypeIndex, HttpModel]:
+    symbols = symbols_of(analysis)
+    index = getattr(analysis, "index", None)
+    if not isinstance(index, TypeIndex):
+        index = TypeIndex(symbols)
+    http = getattr(analysis, "http", None)
+    if not isinstance(http, HttpModel):
+        http = http_model(symbols, manifest, index)
+    return symbols, index, http
 
 
 def units(ctx: GenContext) -> list[RenderUnit]:
