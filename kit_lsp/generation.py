@@ -36,6 +36,7 @@ class Outcome:
     failure: str | None = None  # the run could not complete (go.mod missing, writer problems)
     notices: list[str] = field(default_factory=list)
     rendered: int = 0  # render units rendered (the others were unchanged)
+    units: int = 0  # render units of the run
 
     @property
     def ok(self) -> bool:
@@ -48,7 +49,10 @@ class Outcome:
             return printable(f"kit: {self.root}: generation failed: {self.failure}")
         written = ", ".join(self.written) or "nothing"
         swept = ", ".join(self.swept) or "nothing"
-        return printable(f"kit: generated {self.root}: wrote {written}; swept {swept}; {self.unchanged} unchanged")
+        parts = f"{self.rendered} of {self.units} parts rendered"
+        return printable(
+            f"kit: generated {self.root}: wrote {written}; swept {swept}; {self.unchanged} unchanged; {parts}"
+        )
 
 
 def generate_design(
@@ -77,7 +81,7 @@ def generate_design(
         return outcome
     outcome.written, outcome.swept, outcome.unchanged = report.written, report.swept, len(report.unchanged)
     outcome.notices = [printable(f"{n.path}: {n.message}") for n in report.notices]
-    outcome.rendered = len(result.rendered)
+    outcome.rendered, outcome.units = len(result.rendered), len(result.rendered) + result.reused
     return outcome
 
 
