@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from kit_core.printable import printable
 from kit_core.program import design_files
 
 
@@ -36,11 +37,11 @@ def run(
         return _run_stdin(stdin or sys.stdin, out, err, list_only)
     files, missing = collect(paths)
     for p in missing:
-        print(f"kit: fmt: {p}: no such file or directory", file=err)
+        print(printable(f"kit: fmt: {p}: no such file or directory"), file=err)
     if missing:
         return 1
     if not files:
-        print(f"kit: fmt: no design files found in {', '.join(paths)}", file=err)
+        print(printable(f"kit: fmt: no design files found in {', '.join(paths)}"), file=err)
         return 1
     status = 0
     for path in files:
@@ -75,7 +76,7 @@ def _format_one(path: str, list_only: bool, write: bool, out: TextIO, err: TextI
     if result.text.encode("utf-8") == raw:  # a byte-order mark or CR line ends are changes too
         return 0
     if list_only:
-        print(path, file=out)
+        print(printable(path, one_line=True), file=out)
     if write:
         with open(path, "w", encoding="utf-8", newline="") as fh:
             fh.write(result.text)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
+from kit_core.printable import printable
 from kit_lsp.generation import Outcome, generate_design
 from kit_lsp.project import design_root_for
 
@@ -110,7 +111,7 @@ class Regenerator:
         return snap
 
     def _log(self, kind: lsp.MessageType, message: str) -> None:
-        self._server.window_log_message(lsp.LogMessageParams(type=kind, message=message))
+        self._server.window_log_message(lsp.LogMessageParams(type=kind, message=printable(message)))
 
 
 class _Progress:
