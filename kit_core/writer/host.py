@@ -7,6 +7,7 @@ never sees half a file.
 
 from __future__ import annotations
 
+import functools
 import os
 import posixpath
 import stat
@@ -115,17 +116,21 @@ class DiskHost:
         self._root = str(self.root)
         self.real_root = os.path.realpath(self.root)
         self._dirs: dict[str, tuple[str, PathProblem | None]] = {"": (self.real_root, None)}
+        self._inside: set[str] = set()  # directories _guard found inside the project
 
     def _abs(self, path: str) -> str:
         return os.path.join(self._root, path) if path else self._root
 
     def _guard(self, path: str) -> str:
         """The absolute path of something kit changes, once its real directory is known to be
-        inside the project."""
+        inside the project (looked up once per directory and run)."""
         target = self._abs(path)
-        parent = os.path.realpath(os.path.dirname(target))
-        if not inside(parent, self.real_root):
-            raise OutsideProject(f"{path}: {parent} is outside the project {self.real_root}")
+        head = os.path.dirname(target)
+        if head not in self._inside:
+            parent = os.path.realpath(head)
+            if not inside(parent, self.real_root):
+                raise OutsideProject(f"{path}: {parent} is outside the project {self.real_root}")
+            self._inside.add(head)
         return target
 
     def display(self, path: str) -> str:
@@ -248,7 +253,10 @@ def _mode_for(target: str) -> int:
         return 0o666 & ~_umask()
 
 
+@functools.lru_cache(maxsize=1)
 def _umask() -> int:
+    """The process's umask (read once: setting it to read it is not free, and kit never
+    changes it)."""
     umask = os.umask(0)
     os.umask(umask)
     return umask

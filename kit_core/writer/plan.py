@@ -238,8 +238,10 @@ def drop_gen_once_twins(host: Host, produced: set[str], plan: Plan) -> set[str]:
 
 
 def _twin(host: Host, w: Write, produced: set[str]) -> tuple[str, str] | None:
+    if first_line(w.data) != GO_GEN_ONCE:
+        return None
     names = set(_TOP_DECL.findall(w.data.decode("utf-8", "replace")))
-    if not names or first_line(w.data) != GO_GEN_ONCE:
+    if not names:
         return None
     directory = posixpath.dirname(w.path)
     for entry in host.list_dir(directory) if host.is_dir(directory) else []:
