@@ -22,7 +22,7 @@ from kit_core.decorators import (
     Site,
     kind_accepts,
 )
-from kit_core.decorators.checks import literal_text
+from kit_core.decorators.checks import bounds_reversed, literal_text
 from kit_core.model import Decl, Decorator, Literal, LiteralKind, ServiceDecl, SourceFile
 
 KEYWORDS = frozenset(
@@ -256,10 +256,9 @@ def _values(ctx: Ctx, dec: Decorator, spec: DecoratorSpec) -> None:
     for check in spec.checks:
         for problem in check(dec):
             ctx.report("decorator/argvalue", problem.span, message=problem.message)
-    if spec.ordered and len(dec.args) == 2:
+    if spec.ordered and bounds_reversed(dec):
         low, high = dec.args
-        if isinstance(low.value, int | float) and isinstance(high.value, int | float) and low.value > high.value:
-            ctx.report("decorator/range", dec.span, name=dec.name, low=low.text, high=high.text)
+        ctx.report("decorator/range", dec.span, name=dec.name, low=low.text, high=high.text)
     if spec.name in IDENT_ARGS:
         for lit in dec.args:
             text = literal_text(lit)

@@ -7,7 +7,9 @@ time). Messages follow dsl-facts §7: `<label>: <reason>`, nested labels joined 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 
+from kit_core.decorators.checks import exact_text
 from kit_core.decorators.formats import FORMATS
 from kit_core.generators.go.design import FieldFacts, GoDesign
 from kit_core.generators.go.needs import Leaf, Needs, enum_is_int, leaf_of, presence
@@ -310,5 +312,7 @@ class FieldChecks:
                 out.fail(f"{value}%{texts[0]} != 0", _m(label, f"must be a multiple of {texts[0]}"))
 
 
-def _num(text: str) -> float:
-    return float(text)
+def _num(text: str) -> int | Fraction:
+    """A bound as written, exactly (a float would call `@lte(2^63 - 2)` on an int64 redundant)."""
+    value = exact_text(text)
+    return value if value is not None else Fraction(0)
