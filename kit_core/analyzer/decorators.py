@@ -7,10 +7,10 @@ middlewares, errors, schemes and fields are checked where those are known.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 from kit_core.analyzer.context import Ctx, related
+from kit_core.analyzer.suggest import Suggester
 from kit_core.analyzer.walk import SiteNode, decl_sites, file_sites
 from kit_core.decorators import (
     EXTEND_ALLOWED,
@@ -91,6 +91,8 @@ def _inside(dec: Decorator, broken: list[tuple[int, int]]) -> bool:
     return any(dec.span.start_byte <= start <= dec.span.end_byte for start, _ in broken)
 
 
+_DECORATOR_NAMES = Suggester(REGISTRY)
+
 _USABLE: dict[tuple[object, ...], DecoratorSpec | None] = {}
 """By site, name and arguments as written: plain values, so the memo keeps no model alive."""
 
@@ -118,13 +120,8 @@ def _known(ctx: Ctx, dec: Decorator, node: SiteNode) -> DecoratorSpec | None:
     if dec.name in REMOVED:
         ctx.report("decorator/removed", dec.name_span, name=dec.name, note=REMOVED[dec.name])
         return None
-    close = difflib.get_close_matches(dec.name, list(REGISTRY), n=1, cutoff=0.75)
-    ctx.report(
-        "decorator/unknown",
-        dec.name_span,
-        name=dec.name,
-        hint=f" - did you mean @{close[0]}?" if close else "",
-    )
+    close = _DECORATOR_NAMES.suggest(dec.name)
+    ctx.report("decorator/unknown", dec.name_span, name=dec.name, hint=f" - did you mean @{close}?" if close else "")
     return None
 
 

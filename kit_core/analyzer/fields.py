@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from kit_core.analyzer.context import Ctx, related
+from kit_core.graph import strongly_connected
 from kit_core.model import Decl, ErrorDecl, Field, Mixin, SourceFile, TypeDecl
 from kit_core.naming import go_name as _go_name
 from kit_core.semantics.types import EffectiveField, json_key
@@ -92,27 +93,72 @@ def _mixins(ctx: Ctx, decl: TypeDecl | ErrorDecl, package: str) -> None:
                 detail=f"{m.ref.text()} is mixed in twice - remove one of them",
                 related=related(first.span, "first mixed in here"),
             )
-        cycle = _cycle(ctx, decl, shape.decl, shape.package)
-        if cycle:
-            ctx.report("mixin/cycle", m.span, cycle=" -> ".join([decl.name, *cycle]))
 
 
-def _cycle(ctx: Ctx, start: TypeDecl | ErrorDecl, decl: object, package: str | None) -> list[str] | None:
-    """The mixin path from ``decl`` back to ``start``, if there is one."""
-    stack: list[tuple[object, str | None, list[str]]] = [(decl, package, [getattr(decl, "name", "?")])]
-    seen: set[int] = set()
-    while stack:
-        cur, pkg, path = stack.pop()
-        if cur is start:
-            return path
-        if not isinstance(cur, TypeDecl) or id(cur) in seen or pkg is None:
+# --------------------------------------------------------------------------- mixin cycles
+
+_SHOWN_PATH = 16  # a longer way around a cycle is shown abbreviated (finding it costs its length)
+
+
+def check_design(ctx: Ctx, files: list[SourceFile]) -> None:
+    """`mixin/cycle` at every mixin that leads back to its own type: one pass over the graph
+    of types that mix others in (its strongly connected components), however long the chain."""
+    nodes: dict[int, tuple[TypeDecl, str]] = {}
+    edges: dict[int, list[tuple[Mixin, int]]] = {}
+    for f in files:
+        if f.package is None:
             continue
-        seen.add(id(cur))
-        for m in cur.mixins:
-            shape = ctx.shape(m.ref, pkg, tuple(p.name for p in cur.params))
-            if shape.decl is not None:
-                stack.append((shape.decl, shape.package, [*path, shape.name]))
-    return None
+        for decl in f.declarations:
+            if isinstance(decl, TypeDecl) and any(isinstance(m, Mixin) for m in decl.members):
+                nodes[id(decl)] = (decl, f.package)
+    for key, (decl, package) in nodes.items():
+        params = tuple(p.name for p in decl.params)
+        out = edges[key] = []
+        for m in decl.mixins:
+            shape = ctx.shape(m.ref, package, params)
+            if isinstance(shape.decl, TypeDecl) and id(shape.decl) in nodes:
+                out.append((m, id(shape.decl)))
+    for component in strongly_connected(list(nodes), lambda k: [t for _, t in edges[k]]):
+        members = set(component)
+        for key in component:
+            for m, target in edges[key]:
+                if target in members and _is_mixin(ctx, m, nodes[key]):
+                    path = _way_back(edges, nodes, target, key, members)
+                    ctx.report("mixin/cycle", m.span, cycle=" -> ".join([nodes[key][0].name, *path]))
+
+
+def _is_mixin(ctx: Ctx, m: Mixin, owner: tuple[TypeDecl, str]) -> bool:
+    """A well-formed mixin (the others are reported as mixin/non-type or mixin/conflict)."""
+    shape = ctx.shape(m.ref, owner[1], tuple(p.name for p in owner[0].params))
+    return shape.kind is Kind.TYPE and not m.ref.array_dims and not m.ref.optional
+
+
+def _way_back(
+    edges: dict[int, list[tuple[Mixin, int]]],
+    nodes: dict[int, tuple[TypeDecl, str]],
+    start: int,
+    goal: int,
+    members: set[int],
+) -> list[str]:
+    """Names from ``start`` back to ``goal`` along mixins (breadth first within the cycle's
+    component, giving up after a few steps: then the path is shown abbreviated)."""
+    parent: dict[int, int | None] = {start: None}
+    queue = [start]
+    for node in queue:
+        if node == goal or len(parent) > _SHOWN_PATH:
+            break
+        for _, nxt in edges[node]:
+            if nxt in members and nxt not in parent:
+                parent[nxt] = node
+                queue.append(nxt)
+    if goal not in parent:
+        return [nodes[start][0].name, f"... ({len(members)} types)", nodes[goal][0].name]
+    path: list[str] = []
+    step: int | None = goal
+    while step is not None:
+        path.append(nodes[step][0].name)
+        step = parent[step]
+    return path[::-1]
 
 
 def _collisions(ctx: Ctx, decl: TypeDecl | ErrorDecl, fields: tuple[EffectiveField, ...]) -> None:
@@ -177,9 +223,13 @@ def _where(decl: TypeDecl | ErrorDecl, ef: EffectiveField):  # type: ignore[no-u
 
 
 def _go_names(ctx: Ctx, decl: TypeDecl | ErrorDecl, fields: tuple[EffectiveField, ...]) -> None:
+    """Go names no field may take. A type's mixed-in fields were checked, against the same
+    names, in the type that declares them (one report per field); an error reserves more."""
     reserved = dict(TYPE_RESERVED)
     if isinstance(decl, ErrorDecl):
         reserved |= ERROR_RESERVED | {f"{decl.name}Body": "the generated body type"}
+    else:
+        fields = tuple(ef for ef in fields if not ef.via)
     for ef in fields:
         gname = go_name(ef.field.name)
         if not gname or not (gname[0].isalpha()):

@@ -108,6 +108,7 @@ DESIGN_RULES: tuple[tuple[str, Callable[[Ctx, list[SourceFile]], None]], ...] = 
     ("events", lambda ctx, _: events.check_design(ctx)),
     ("security", lambda ctx, _: security.check_design(ctx)),
     ("imports", imports.check_design),
+    ("mixin cycles", fields.check_design),
     ("file position", filepos.check_design),
 )
 
