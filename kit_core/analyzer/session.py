@@ -34,6 +34,7 @@ from kit_core.analyzer import (
 from kit_core.analyzer.context import Ctx, DepKey
 from kit_core.analyzer.summary import FileSummary
 from kit_core.diagnostics import Diagnostic, make
+from kit_core.diagnostics.diagnostic import identity
 from kit_core.gcpause import paused_gc, retire
 from kit_core.model import (
     Decl,
@@ -551,7 +552,7 @@ def _without_cascades(diags: list[Diagnostic], files: Sequence[SourceFile]) -> l
 
 
 def _sorted(diags: Sequence[Diagnostic]) -> tuple[Diagnostic, ...]:
-    unique = {(d.code, d.span.path, d.span.start_byte, d.span.end_byte, d.message): d for d in diags}
+    unique = {identity(d): d for d in diags}
     return tuple(
         sorted(
             unique.values(),
