@@ -120,10 +120,11 @@ class Ctx:
 
     @cached_property
     def schemes(self) -> dict[str, dict[str, object]] | None:
-        """Declared security schemes; None when the manifest declares none (any name passes)."""
-        if self.manifest is None or not self.manifest.openapi.security_schemes:
+        """Declared security schemes (empty when the manifest declares none: then every
+        `@security` name is unknown); None without a manifest (a lone file: not checked)."""
+        if self.manifest is None:
             return None
-        return dict(self.manifest.openapi.security_schemes)
+        return dict(self.manifest.openapi.security_schemes or {})
 
     @property
     def file_case(self) -> str:
