@@ -11,6 +11,7 @@ from kit_core.generators.go.design import VALIDATORS, arg_strings
 from kit_core.generators.go.gocontext import GoGen
 from kit_core.generators.go.needs import CROSS_FIELD, Leaf, scalar_validates
 from kit_core.generators.go.render import go_file, go_string
+from kit_core.generators.go.walk import Scope
 from kit_core.model import Mixin, ScalarDecl, TypeDecl
 from kit_core.symbols import Kind, Package, Resolved
 
@@ -29,7 +30,7 @@ class ValidateView:
 
 def generate(g: GoGen, pkg: Package) -> OutputFile | None:
     helpers = PackageHelpers()
-    checks = FieldChecks(g.design, g.needs, helpers)
+    checks = FieldChecks(g.design, g.needs, helpers, g.mapper(g.imports(), pkg.name).pointer)
     out: list[ValidateView] = []
     std: set[str] = set()
     for name in sorted(pkg.scalars):
@@ -84,6 +85,8 @@ def type_view(g: GoGen, checks: FieldChecks, t: TypeDecl, package: str, std: set
         if isinstance(m, Mixin):
             if g.needs.leaf_validates(g.design.resolve(m.ref, package, params)):
                 em.add(f"if err := v.{m.ref.name}.Validate(); err != nil {{\n\treturn err\n}}")
+                if m.ref.args:  # an instance over slices or maps: what its Validate cannot see
+                    checks.walker.expand(em, m.ref, Scope(package, params), f"v.{m.ref.name}", "", [])
             continue
         if m.sensitive:
             continue
