@@ -61,3 +61,21 @@ def test_closing_a_long_chain_into_a_cycle_incrementally_matches_a_fresh_analysi
     fresh = analyze([parse_file("/design/p.kit", closed)]).diagnostics
     assert [d.render() for d in incremental] == [d.render() for d in fresh]
     assert Counter(d.code for d in fresh) == Counter({"mixin/cycle": 300})
+
+
+def test_a_design_with_a_1000_deep_mixin_chain_generates(tmp_path: Path) -> None:
+    from kit_core import program
+    from kit_core.generators import go
+
+    design_dir = tmp_path / "design"
+    design_dir.mkdir()
+    (design_dir / "kit.design.yaml").write_text("openapi:\n  title: T\n  version: 1.0.0\n")
+    service = "\ntype Req { T0 }\n\nservice S {\n\tpost Do /do {\n\t\trequest Req\n\t\tresponse T0\n\t}\n}\n"
+    (design_dir / "p.kit").write_text(mixin_chain(1000) + service)
+    design = program.load_design(design_dir, project_root=tmp_path)
+    design.module = "example.com/chain"
+    checked = program.check(design)
+    assert not checked.has_errors
+    files, _ = go.generate(program.gen_context(design, checked.analysis))
+    types = next(f.content for f in files if f.path.endswith("types/p/types.go"))
+    assert "type T0 struct {\n\tT1\n" in types
