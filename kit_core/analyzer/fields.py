@@ -3,7 +3,7 @@ and Go name collisions between own and mixin fields, reserved Go names."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from kit_core.analyzer.context import Ctx, related
 from kit_core.graph import strongly_connected
@@ -102,26 +102,43 @@ _SHOWN_PATH = 16  # a longer way around a cycle is shown abbreviated (finding it
 
 def check_design(ctx: Ctx, files: list[SourceFile]) -> None:
     """`mixin/cycle` at every mixin that leads back to its own type: one pass over the graph
-    of types that mix others in (its strongly connected components), however long the chain."""
+    of types that mix others in (its strongly connected components), however long the chain.
+    The types come from each file's cached summary and the graph's edges decide the result:
+    while they are the same the last result is replayed (an edit elsewhere costs little)."""
+    names: set[tuple[str, str]] = set()  # the types that mix others in: an edge must name one
+    summaries = []
+    for f in files:
+        summary = ctx.summary(f)
+        if summary.mixins and f.package is not None:
+            names |= summary.mixing
+            summaries.append((f.package, summary))
     nodes: dict[int, tuple[TypeDecl, str]] = {}
     edges: dict[int, list[tuple[Mixin, int]]] = {}
-    for f in files:
-        if f.package is None:
+    for package, summary in summaries:
+        if names.isdisjoint(summary.mixed):
             continue
-        for decl in f.declarations:
-            if isinstance(decl, TypeDecl) and any(isinstance(m, Mixin) for m in decl.members):
-                nodes[id(decl)] = (decl, f.package)
-    for key, (decl, package) in nodes.items():
-        params = tuple(p.name for p in decl.params)
-        out = edges[key] = []
-        for m in decl.mixins:
-            shape = ctx.shape(m.ref, package, params)
-            if isinstance(shape.decl, TypeDecl) and id(shape.decl) in nodes:
-                out.append((m, id(shape.decl)))
-    for component in strongly_connected(list(nodes), lambda k: [t for _, t in edges[k]]):
+        for decl, m, named in summary.mixins:
+            if named not in names:
+                continue
+            found = ctx.symbols.resolve(m.ref, package, tuple(p.name for p in decl.params))
+            target = found.decl if found is not None else None
+            if isinstance(target, TypeDecl) and found is not None and found.package and target.mixins:
+                nodes[id(decl)] = (decl, package)
+                nodes.setdefault(id(target), (target, found.package))
+                edges.setdefault(id(decl), []).append((m, id(target)))
+    pins: list[object] = []
+    for key, out in edges.items():
+        pins.append(nodes[key][0])
+        for m, to in out:
+            pins += (m, nodes[to][0])
+    ctx.reuse(("mixin cycles",), tuple(pins), partial(_cycles, ctx, nodes, edges))
+
+
+def _cycles(ctx: Ctx, nodes: dict[int, tuple[TypeDecl, str]], edges: dict[int, list[tuple[Mixin, int]]]) -> None:
+    for component in strongly_connected(list(edges), lambda k: [t for _, t in edges.get(k, ())]):
         members = set(component)
         for key in component:
-            for m, target in edges[key]:
+            for m, target in edges.get(key, ()):
                 if target in members and _is_mixin(ctx, m, nodes[key]):
                     path = _way_back(edges, nodes, target, key, members)
                     ctx.report("mixin/cycle", m.span, cycle=" -> ".join([nodes[key][0].name, *path]))
@@ -147,7 +164,7 @@ def _way_back(
     for node in queue:
         if node == goal or len(parent) > _SHOWN_PATH:
             break
-        for _, nxt in edges[node]:
+        for _, nxt in edges.get(node, ()):
             if nxt in members and nxt not in parent:
                 parent[nxt] = node
                 queue.append(nxt)
