@@ -314,7 +314,7 @@ class TypeIndex:
         key = (id(decl), args)
         cached = self._fields.get(key)
         if cached is None:
-            if not self._warming:
+            if not self._warming and any(type(m) is Mixin for m in decl.members):
                 self._warming = True
                 try:
                     self._warm(decl, package, args)
