@@ -16,7 +16,7 @@ from kit_core.generators.go.design import FieldFacts, GoDesign
 from kit_core.generators.go.emit import Emitter
 from kit_core.generators.go.needs import Leaf, Needs, enum_is_int, leaf_of, presence
 from kit_core.generators.go.render import go_string
-from kit_core.generators.go.walk import Scope, Walker
+from kit_core.generators.go.walk import Scope, Walker, esc
 from kit_core.model import Decorator, EnumDecl, LiteralKind, TypeRef
 from kit_core.symbols import FLOAT_PRIMITIVES, INT_RANGES, Kind
 
@@ -71,10 +71,6 @@ def _m(label: str, reason: str) -> str:
     return f"{label}: {reason}" if label else reason
 
 
-def _esc(label: str) -> str:
-    return label.replace("%", "%%")
-
-
 @dataclass
 class FieldChecks:
     """Builds the checks of fields of one types package."""
@@ -104,7 +100,7 @@ class FieldChecks:
         for d in f.validators:
             self.decorator(out, d, value, f.ref, leaf, label)
         # selectors and indexes read through a pointer: the expression itself, not `*expr`
-        self.walker.below(out, f.ref, Scope(f.owner_package, f.params), expr, _esc(label))
+        self.walker.below(out, f.ref, Scope(f.owner_package, f.params), expr, esc(label))
         if guarded:
             out.close()
 
@@ -118,14 +114,9 @@ class FieldChecks:
         if r is None or not self.needs.leaf_validates(r):
             return
         if r.kind is Kind.PARAM:
-            self._dynamic(out, ref_expr if ref_expr != value else f"&{value}", _esc(label), [])
+            out.dynamic(ref_expr if ref_expr != value else f"&{value}", esc(label))
             return
-        out.wrap(f"{ref_expr}.Validate()", _esc(label))
-
-    def _dynamic(self, out: Emitter, addr: str, fmt_label: str, args: list[str]) -> None:
-        out.open(f"if x, ok := any({addr}).(interface{{ Validate() error }}); ok")
-        out.wrap("x.Validate()", fmt_label, *args)
-        out.close()
+        out.wrap(f"{ref_expr}.Validate()", esc(label))
 
     # ---------------------------------------------------------------- decorators
 

@@ -31,6 +31,12 @@ class Emitter:
         errorf = f"fmt.Errorf({go_string(fmt_label + ': %w')}, {extra}err)"
         self.add(f"if err := {call}; err != nil {{\n\treturn {errorf}\n}}")
 
+    def dynamic(self, addr: str, fmt_label: str, *args: str) -> None:
+        """Validate a type parameter's value through its `Validate()`, when it has one."""
+        self.open(f"if x, ok := any({addr}).(interface{{ Validate() error }}); ok")
+        self.wrap("x.Validate()", fmt_label, *args)
+        self.close()
+
     def open(self, header: str) -> None:
         self.add(f"{header} {{" if header else "{")
         self.depth += 1

@@ -145,9 +145,7 @@ class Walker:
             if bound is not None:
                 self.full(out, bound[0], bound[1], value, label, args)
             else:
-                out.open(f"if x, ok := any(&{value}).(interface{{ Validate() error }}); ok")
-                out.wrap("x.Validate()", label, *args)
-                out.close()
+                out.dynamic(f"&{value}", label, *args)
         elif self.needs.leaf_validates(r):
             out.wrap(f"{value}.Validate()", label, *args)
             if r.kind is Kind.TYPE and ref.args and self.misses(ref, scope):
