@@ -187,11 +187,12 @@ def _collisions(ctx: Ctx, decl: TypeDecl | ErrorDecl, fields: tuple[EffectiveFie
         if first.field is ef.field and first is not ef:
             continue  # the same mixin twice: reported as such
         if first is not ef and not (first.field.name == ef.field.name and not first.via and not ef.via):
-            _collision(ctx, decl, first, ef, "JSON key", key)
+            if not _one_mixin(first, ef):
+                _collision(ctx, decl, first, ef, "JSON key", key)
             continue
         gname = go_name(ef.field.name)
         first = by_go.setdefault(gname, ef)
-        if first is not ef and first.field.name != ef.field.name:
+        if first is not ef and first.field.name != ef.field.name and not _one_mixin(first, ef):
             ctx.warn(
                 "field/name-collision",
                 _where(decl, ef),
@@ -203,6 +204,11 @@ def _collisions(ctx: Ctx, decl: TypeDecl | ErrorDecl, fields: tuple[EffectiveFie
                 hint=f"; the later one becomes {gname}_2",
                 related=related(first.field.name_span, f"{first.field.name} is declared here"),
             )
+
+
+def _one_mixin(first: EffectiveField, ef: EffectiveField) -> bool:
+    """Both fields come through one mixin: the mixed-in type reports the clash (once)."""
+    return bool(first.via) and bool(ef.via) and first.via[0] is ef.via[0]
 
 
 def _collision(
