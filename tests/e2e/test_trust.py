@@ -85,6 +85,17 @@ def test_valid_values_pass(trust: Service) -> None:
     assert _validate(trust, body) == (204, None)
 
 
+def test_a_request_that_is_a_generic_instance_over_arrays_is_checked_whole(trust: Service) -> None:
+    r = request(trust.base, "POST", "/pages", {"items": [[GOOD_ITEM], [BAD_ITEM]]})
+    assert (r.status, r.json) == (400, {"message": "items[1][0]: name: length less than 1"})
+    assert request(trust.base, "POST", "/pages", {"items": [[GOOD_ITEM]]}).status == 204
+
+
+def test_an_event_payload_that_is_such_an_instance_is_checked_whole(trust_built: Built) -> None:
+    events = (trust_built.root / "internal" / "events" / "api" / "events.go").read_text()
+    assert "PageMadeContract, types.ValidatePageOfArrayOfItem)" in events  # built and vetted above
+
+
 def test_the_document_advertises_what_is_checked(trust_built: Built) -> None:
     text = (trust_built.root / "docs" / "openapi.yaml").read_text()
     assert "propertyNames" in text and "^[A-Z]{3}-[0-9]{3}$" in text

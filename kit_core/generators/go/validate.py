@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kit_core.generators.base import OutputFile, Owner
+from kit_core.generators.go import instances
 from kit_core.generators.go.align import align
 from kit_core.generators.go.checks import Emitter, FieldChecks, PackageHelpers
 from kit_core.generators.go.design import VALIDATORS, arg_strings
@@ -30,7 +31,8 @@ class ValidateView:
 
 def generate(g: GoGen, pkg: Package) -> OutputFile | None:
     helpers = PackageHelpers()
-    checks = FieldChecks(g.design, g.needs, helpers, g.mapper(g.imports(), pkg.name).pointer)
+    imports = g.imports()
+    checks = FieldChecks(g.design, g.needs, helpers, g.mapper(imports, pkg.name).pointer)
     out: list[ValidateView] = []
     std: set[str] = set()
     for name in sorted(pkg.scalars):
@@ -41,9 +43,9 @@ def generate(g: GoGen, pkg: Package) -> OutputFile | None:
         t = pkg.types[name]
         if g.needs.validates(t):
             out.append(type_view(g, checks, t, pkg.name, std))
-    if not out:
+    functions = instances.views(g, checks, pkg, imports, std)
+    if not out and not functions:
         return None
-    imports = g.imports()
     for path in sorted(std | helpers.imports):
         imports.std(path)
     path = f"{g.layout.types_dir(pkg.name)}/validate.go"
@@ -54,6 +56,7 @@ def generate(g: GoGen, pkg: Package) -> OutputFile | None:
         "validate.go.j2",
         imports,
         methods=out,
+        functions=functions,
         helpers=sorted(helpers.names),
         patterns=align(
             [(False, [var, f"= regexp.MustCompile({go_string(src)})"]) for src, var in _by_var(helpers.patterns)]
