@@ -30,12 +30,26 @@ def has_kit_regen_header(data: bytes) -> bool:
     return first_line(data) in KIT_REGEN_HEADERS
 
 
+def go_comment_header(data: bytes) -> list[str]:
+    """The comment lines before a Go file's first code line, where the Go convention puts
+    `// Code generated ... DO NOT EDIT.` (protoc-gen-go writes a proto's leading comment
+    above it)."""
+    out: list[str] = []
+    for raw in data[:8192].split(b"\n"):
+        line = raw.rstrip(b"\r").decode("utf-8", errors="replace")
+        if line.strip() and not line.startswith("//"):
+            break
+        out.append(line)
+    return out
+
+
 def has_pb_header(data: bytes) -> bool:
     """pb code of protoc-gen-go or protoc-gen-go-grpc (not another plugin's, nor a user's)."""
-    return first_line(data) in PB_HEADERS
+    return any(line in PB_HEADERS for line in go_comment_header(data))
 
 
 def has_generated_header(data: bytes) -> bool:
     """Kit's REGEN headers or the Go convention header of any generator (protoc plugins)."""
-    line = first_line(data)
-    return line in KIT_REGEN_HEADERS or bool(_GO_CONVENTION.match(line))
+    if first_line(data) in KIT_REGEN_HEADERS:
+        return True
+    return any(_GO_CONVENTION.match(line) for line in go_comment_header(data))

@@ -111,7 +111,14 @@ def test_grpcurl_lists_and_calls_through_reflection(showcase_grpc: Service) -> N
     ).stdout
     assert "rpc Chat ( stream .showcase.inventory.v1.ChatLine ) returns ( stream" in described
     called = subprocess.run(
-        [grpcurl(), "-plaintext", "-d", '{"sku": "sku-1"}', showcase_grpc.grpc, "showcase.inventory.v1.Inventory/GetItem"],
+        [
+            grpcurl(),
+            "-plaintext",
+            "-d",
+            '{"sku": "sku-1"}',
+            showcase_grpc.grpc,
+            "showcase.inventory.v1.Inventory/GetItem",
+        ],
         capture_output=True,
         text=True,
         timeout=60,
