@@ -86,8 +86,8 @@ def test_main_and_config_predating_grpc_get_notices(tmp_path: Path) -> None:
     proto.parent.mkdir(parents=True)
     proto.write_text(
         'syntax = "proto3";\npackage tasks.v1;\nservice Tasks { rpc Ping(Msg) returns (Msg); }\nmessage Msg {}\n'
-        "// RegisterGRPC in a comment of main.go does not count: only a call does.\n"
     )
+    # A comment naming RegisterGRPC is not a call: the notice still comes.
     (root / "main.go").write_text(main_before + "\n// wiring.RegisterGRPC is not called here\n")
     for tool in (
         "google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12",
@@ -100,3 +100,13 @@ def test_main_and_config_predating_grpc_get_notices(tmp_path: Path) -> None:
     assert "gRPC config" in notices["config/config.go"]
     assert (root / "main.go").read_text().startswith(main_before)  # gen-once: not rewritten
     assert (root / "internal/wiring/grpc.go").is_file()
+
+
+def test_contracts_write_pb_code_with_clients_for_other_modules(tmp_path: Path) -> None:
+    root = make_project("notes", tmp_path / "contracts")
+    (root / "design/kit.design.yaml").write_text("output:\n  kind: contracts\n")
+    report = generate(root)
+    assert sorted(report.written) == ["gen/pb/notes/v1/notes.pb.go", "gen/pb/notes/v1/notes_grpc.pb.go"]
+    assert "func NewNotesClient(" in (root / "gen/pb/notes/v1/notes_grpc.pb.go").read_text()
+    assert not (root / "internal").exists() and not (root / "main.go").exists()
+    subprocess.run(["go", "build", "./gen/..."], cwd=root, env=GO_ENV, check=True, capture_output=True, timeout=300)

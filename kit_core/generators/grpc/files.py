@@ -32,10 +32,10 @@ class Names:
     def pb(self) -> str:
         """The service's own pb package, imported first so it keeps its name."""
         p = self.v.service.package
-        return self.imports.design(p.import_path, p.name)
+        return self.imports.named(p.import_path, p.name)
 
     def type(self, t: GoType) -> str:
-        return f"{self.imports.design(t.package.import_path, t.package.name)}.{t.name}"
+        return f"{self.imports.named(t.package.import_path, t.package.name)}.{t.name}"
 
     def stream(self, r: Rpc) -> str:
         grpc = self.std(GRPC)
@@ -125,8 +125,8 @@ def wiring(views: Sequence[ServiceView], manifest: Any, module: str, runtime: st
         imports.std(views[0].import_path(views[0].svccontext_dir))
     regs = []
     for v in views:
-        pkg = imports.design(v.import_path(v.server_dir), v.package)
-        pb = imports.design(v.service.package.import_path, v.service.package.name)
+        pkg = imports.named(v.import_path(v.server_dir), v.package)
+        pb = imports.named(v.service.package.import_path, v.service.package.name)
         regs.append(Registration(pb, v.service.go_name, pkg))
     path = posixpath.join(wiring_dir, "grpc.go")
     return go_file(path, Owner.REGEN, "wiring", "grpc_wiring.go.j2", imports, registrations=regs)
