@@ -183,6 +183,12 @@ func newHarness(t *testing.T, opts ...rpc.Option) *harness {
 	t.Helper()
 	srv := rpc.NewServer(opts...)
 	srv.RegisterService(&echoDesc, struct{}{})
+	return newHarnessOn(t, srv)
+}
+
+// newHarnessOn serves srv (its services registered) over bufconn.
+func newHarnessOn(t *testing.T, srv *rpc.Server) *harness {
+	t.Helper()
 	lis := bufconn.Listen(1 << 20)
 	h := &harness{srv: srv, done: make(chan error, 1)}
 	go func() { h.done <- srv.Serve(lis) }()

@@ -15,6 +15,7 @@ import (
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
 
+	"github.com/kitdev/kit/runtime/internal/jsonline"
 	"github.com/kitdev/kit/runtime/log"
 )
 
@@ -146,11 +147,22 @@ func serverFault(c grpccodes.Code) bool {
 }
 
 // logCall writes the access-log line "grpc request": method, code,
-// duration_ms, peer and the trace and request ids of the call.
+// duration_ms, peer and the trace and request ids of the call. With a logger
+// built by log.New (the default) the line is appended by hand and written at
+// once, byte for byte what the slog handler writes (as the HTTP access log).
 func (s *Server) logCall(ctx context.Context, method string, code grpccodes.Code, start time.Time) {
 	level := log.LevelInfo
 	if serverFault(code) {
 		level = log.LevelError
+	}
+	l := s.Logger()
+	if src, ok := l.(jsonline.Source); ok {
+		if sink := src.LineSink(); sink != nil {
+			if sink.Enabled(level) {
+				writeCallLine(sink, ctx, level, method, code, start)
+			}
+			return
+		}
 	}
 	if level < log.GetLevel() {
 		return
@@ -165,5 +177,27 @@ func (s *Server) logCall(ctx context.Context, method string, code grpccodes.Code
 		attrs = append(attrs, slog.String("peer", p.Addr.String()))
 	}
 	attrs = log.ContextSlogAttrs(ctx, attrs)
-	log.LogAttrs(s.Logger(), ctx, level, "grpc request", attrs...)
+	log.LogAttrs(l, ctx, level, "grpc request", attrs...)
+}
+
+// writeCallLine is the hand-made twin of the slog path of logCall: same keys,
+// same order, same encoding.
+func writeCallLine(sink *jsonline.Sink, ctx context.Context, level log.Level, method string, code grpccodes.Code, start time.Time) {
+	d := time.Since(start)
+	ln := sink.Begin(start.Add(d), level, "grpc request")
+	ln.String("method", method)
+	ln.String("code", code.String())
+	ln.Millis("duration_ms", d.Microseconds())
+	if p, ok := peer.FromContext(ctx); ok && p.Addr != nil {
+		ln.String("peer", p.Addr.String())
+	}
+	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+		tid, sid := sc.TraceID(), sc.SpanID()
+		ln.Hex("trace_id", tid[:])
+		ln.Hex("span_id", sid[:])
+	}
+	if id := log.RequestIDFromContext(ctx); id != "" {
+		ln.String("request_id", id)
+	}
+	_ = sink.Write(ln)
 }

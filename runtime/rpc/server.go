@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -92,6 +93,9 @@ func NewServer(opts ...Option) *Server {
 	gopts := []grpc.ServerOption{
 		grpc.UnaryInterceptor(s.interceptUnary),
 		grpc.StreamInterceptor(s.interceptStream),
+		// Calls run on long-lived workers whose stacks have already grown: a goroutine per
+		// call would grow (copy) its stack through the interceptors on every call.
+		grpc.NumStreamWorkers(uint32(runtime.GOMAXPROCS(0))),
 	}
 	if o.stats != nil {
 		gopts = append(gopts, grpc.StatsHandler(skipSystem{o.stats}))

@@ -3,7 +3,9 @@ package rpc_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -388,5 +390,41 @@ func TestUnknownMethodIsUnimplemented(t *testing.T) {
 	}
 	if errors.Is(err, io.EOF) || status.Code(err) != codes.Unimplemented {
 		t.Fatalf("unknown service: %v", err)
+	}
+}
+
+// The hand-appended access line (loggers built by log.New) and the slog one (any other
+// logger) carry the same keys in the same order.
+func TestAccessLineFastPathMatchesSlog(t *testing.T) {
+	keys := func(l log.Logger, buf *logBuffer) []string {
+		srv := rpc.NewServer()
+		srv.SetLogger(l)
+		srv.RegisterService(&echoDesc, struct{}{})
+		lis := newHarnessOn(t, srv)
+		if _, err := lis.call(context.Background(), "http:404"); status.Code(err) != codes.NotFound {
+			t.Fatal(err)
+		}
+		line := buf.withMsg(t, "grpc request")[0]
+		var out []string
+		for _, k := range []string{"time", "level", "msg", "method", "code", "duration_ms", "peer"} {
+			if _, ok := line[k]; ok {
+				out = append(out, k+"="+fmt.Sprint(line[k] != nil))
+			}
+		}
+		return append(out, fmt.Sprint(line["code"], line["level"], line["method"]))
+	}
+	prev := log.Default()
+	defer log.SetDefault(prev)
+	fast, slow := &logBuffer{}, &logBuffer{}
+	a := keys(log.New(fast), fast)
+	b := keys(log.FromSlogHandler(slog.NewJSONHandler(slow, nil)), slow)
+	if strings.Join(a, ",") != strings.Join(b, ",") {
+		t.Fatalf("fast path %v, slog path %v", a, b)
+	}
+	rawFast := strings.SplitN(fast.buf.String(), `"method"`, 2)[1]
+	rawSlow := strings.SplitN(slow.buf.String(), `"method"`, 2)[1]
+	cut := func(s string) string { return strings.SplitN(s, `"duration_ms"`, 2)[0] }
+	if cut(rawFast) != cut(rawSlow) {
+		t.Fatalf("bytes differ:\n%s\n%s", rawFast, rawSlow)
 	}
 }
