@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from kit_core import naming
@@ -79,71 +79,81 @@ def service_dir(service: str, file_case: str) -> str:
 
 
 def _service_names(pd: ProtoDesign, file_case: str) -> Iterator[Diagnostic]:
-    dirs: dict[str, tuple[str, Any]] = {}
+    """Names are checked first; a place is looked up only for a problem."""
+    dirs: dict[str, tuple[str, Any, int]] = {}
     for f in pd.files:
         if f.name not in pd.names:
             continue
         text = pd.text(f.name)
+
+        def place(*path: int, f: Any = f, text: Any = text) -> Any:
+            return text.located(f, [FILE_SERVICE, *path])
+
         for si, svc in enumerate(f.service):
-            span = text.located(f, [FILE_SERVICE, si, NAME])
             d = service_dir(svc.name, file_case)
             if d in dirs:
-                other, other_span = dirs[d]
+                other, other_f, other_si = dirs[d]
+                other_span = pd.text(other_f.name).located(other_f, [FILE_SERVICE, other_si, NAME])
                 yield make(
                     "proto/service-dir",
-                    span,
+                    place(si, NAME),
                     related=(Related(other_span, f"{other} is declared here"),),
                     service=_full(f, svc.name),
                     dir=d,
                     other=other,
                 )
             else:
-                dirs[d] = (_full(f, svc.name), span)
-            rpcs = [
-                (m.name, text.located(f, [FILE_SERVICE, si, SERVICE_METHOD, mi, NAME]))
-                for mi, m in enumerate(svc.method)
-            ]
-            yield from rpc_names(_full(f, svc.name), rpcs, file_case)
+                dirs[d] = (_full(f, svc.name), f, si)
+            rpcs = [(m.name, (si, SERVICE_METHOD, mi, NAME)) for mi, m in enumerate(svc.method)]
+            for diag_args in rpc_problems(_full(f, svc.name), rpcs, file_case):
+                code, key, fields = diag_args
+                yield make(code, place(*key), **fields)
 
 
 def _full(f: Any, name: str) -> str:
     return f"{f.package}.{name}" if f.package else name
 
 
-def rpc_names(service: str, rpcs: Iterable[tuple[str, Any]], file_case: str) -> Iterator[Diagnostic]:
-    """The naming restrictions of one service's RPCs (name, span)."""
+def rpc_problems(
+    service: str, rpcs: Sequence[tuple[str, Any]], file_case: str
+) -> Iterator[tuple[str, Any, dict[str, str]]]:
+    """The naming restrictions of one service's RPCs: (code, the RPC's key, message fields)
+    per problem, for RPCs given as (name, key)."""
     files: dict[str, str] = {}
     go_names = {go_camel_case(n): n for n, _ in rpcs}
-    for name, span in rpcs:
+    for name, key in rpcs:
         go = go_camel_case(name)
         stem = naming.file_case(go, file_case)
+        base = {"rpc": name, "service": service}
         if go in ("Server", "Logger"):
             why = (
                 "writes server.go, the file of the service's Server"
                 if go == "Server"
                 else ("clashes with the Logger its logic embeds")
             )
-            yield make("proto/rpc-name", span, rpc=name, service=service, reason=f"is refused: it {why} - rename it")
+            yield "proto/rpc-name", key, {**base, "reason": f"is refused: it {why} - rename it"}
         elif naming.go_file_is_special(stem):
             what = "a test file" if stem.endswith("_test") else "a file for one OS or architecture only"
-            yield make("proto/rpc-file-name", span, rpc=name, service=service, file=stem + ".go", what=what)
+            yield "proto/rpc-file-name", key, {**base, "file": stem + ".go", "what": what}
         if stem in files:
-            yield make(
+            yield (
                 "proto/rpc-name",
-                span,
-                rpc=name,
-                service=service,
-                reason=f"writes {stem}.go, which RPC {files[stem]} also writes - rename one of them",
+                key,
+                {
+                    **base,
+                    "reason": f"writes {stem}.go, which RPC {files[stem]} also writes - rename one of them",
+                },
             )
         files.setdefault(stem, name)
         if go.startswith("New") and go[3:] in go_names:
-            yield make(
+            yield (
                 "proto/rpc-name",
-                span,
-                rpc=name,
-                service=service,
-                reason=f"and RPC {go_names[go[3:]]} both need the Go name {go}Logic "
-                f"(New{go[3:]}Logic builds {go[3:]}Logic) - rename one of them",
+                key,
+                {
+                    **base,
+                    "reason": f"and RPC {go_names[go[3:]]} both need the Go name {go}Logic "
+                    f"(New{go[3:]}Logic builds {go[3:]}Logic) - rename one of them",
+                },
             )
 
 

@@ -119,9 +119,7 @@ def _message_types(
     return out
 
 
-def _service(
-    f: descriptor_pb2.FileDescriptorProto, si: int, package: GoPackage, types: dict[str, GoType]
-) -> Service:
+def _service(f: descriptor_pb2.FileDescriptorProto, si: int, package: GoPackage, types: dict[str, GoType]) -> Service:
     from kit_core.proto.places import FILE_SERVICE, SERVICE_METHOD
 
     svc = f.service[si]

@@ -29,7 +29,11 @@ class ProtoText:
         self.path = path
         self.data = data
         self.index = LineIndex(data)
-        self._starts = [0] + [i + 1 for i, b in enumerate(data) if b == 0x0A]
+        self._starts = [0]
+        pos = data.find(b"\n")
+        while pos != -1:
+            self._starts.append(pos + 1)
+            pos = data.find(b"\n", pos + 1)
         self._locations: dict[tuple[int, ...], descriptor_pb2.SourceCodeInfo.Location] | None = None
 
     def _location(

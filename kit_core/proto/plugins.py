@@ -62,9 +62,7 @@ def go_mod_tools(text: str) -> set[str]:
     return tools
 
 
-def resolve_plugins(
-    manifest: Any, project_root: Path, go_mod: Path
-) -> tuple[list[Plugin], list[Diagnostic]]:
+def resolve_plugins(manifest: Any, project_root: Path, go_mod: Path) -> tuple[list[Plugin], list[Diagnostic]]:
     """The two plugins to run, or the diagnostics saying why they cannot run."""
     configured = {"protoc-gen-go": manifest.proto.plugin_go, "protoc-gen-go-grpc": manifest.proto.plugin_go_grpc}
     keys = {"protoc-gen-go": "proto.plugins.go", "protoc-gen-go-grpc": "proto.plugins.goGrpc"}
