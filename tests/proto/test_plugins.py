@@ -115,3 +115,31 @@ def test_go_mod_tool_directives() -> None:
     )
     assert go_mod_tools(text) == {"example.com/one", "example.com/two"}
     assert go_mod_tools("module m\ntool ()\n") == set()
+
+
+def test_kit_init_names_the_pins_for_a_design_holding_protos(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import contextlib
+    import io
+
+    from kit_core import cli
+
+    def init() -> str:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert cli.main(["init", "design"]) == 0
+        return out.getvalue()
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "go.mod").write_text("module example.com/app\n\ngo 1.26.0\n")
+    (tmp_path / "design/shop").mkdir(parents=True)
+    (tmp_path / "design/shop/a.proto").write_text(PROTO)
+    out = init()
+    assert f"go get -tool {GO_TOOL}@latest" in out and f"go get -tool {GO_GRPC_TOOL}@latest" in out
+    (tmp_path / "design/kit.design.yaml").unlink()
+    pinned = f"tool (\n\t{GO_TOOL}\n\t{GO_GRPC_TOOL}\n)\n"
+    (tmp_path / "go.mod").write_text(f"module example.com/app\n\ngo 1.26.0\n\n{pinned}")
+    assert "go get -tool" not in init()
+    (tmp_path / "design/kit.design.yaml").unlink()
+    (tmp_path / "design/shop/a.proto").unlink()
+    (tmp_path / "go.mod").write_text("module example.com/app\n")
+    assert "go get -tool" not in init()  # no proto: nothing to pin yet
