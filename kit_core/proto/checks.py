@@ -105,8 +105,7 @@ def _service_names(pd: ProtoDesign, file_case: str) -> Iterator[Diagnostic]:
             else:
                 dirs[d] = (_full(f, svc.name), f, si)
             rpcs = [(m.name, (si, SERVICE_METHOD, mi, NAME)) for mi, m in enumerate(svc.method)]
-            for diag_args in rpc_problems(_full(f, svc.name), rpcs, file_case):
-                code, key, fields = diag_args
+            for code, key, fields in rpc_problems(_full(f, svc.name), rpcs, file_case):
                 yield make(code, place(*key), **fields)
 
 
@@ -116,7 +115,7 @@ def _full(f: Any, name: str) -> str:
 
 def rpc_problems(
     service: str, rpcs: Sequence[tuple[str, Any]], file_case: str
-) -> Iterator[tuple[str, Any, dict[str, str]]]:
+) -> Iterator[tuple[str, Any, dict[str, Any]]]:
     """The naming restrictions of one service's RPCs: (code, the RPC's key, message fields)
     per problem, for RPCs given as (name, key)."""
     files: dict[str, str] = {}
@@ -124,7 +123,7 @@ def rpc_problems(
     for name, key in rpcs:
         go = go_camel_case(name)
         stem = naming.file_case(go, file_case)
-        base = {"rpc": name, "service": service}
+        base: dict[str, Any] = {"rpc": name, "service": service}
         if go in ("Server", "Logger"):
             why = (
                 "writes server.go, the file of the service's Server"
