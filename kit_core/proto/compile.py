@@ -59,10 +59,6 @@ class Compiled:
     files: list[descriptor_pb2.FileDescriptorProto] = field(default_factory=list)  # dependency order
     messages: list[Message] = field(default_factory=list)
 
-    @property
-    def ok(self) -> bool:
-        return bool(self.files) or not any(not m.warning for m in self.messages)
-
 
 def compile_protos(roots: Sequence[Path], names: Sequence[str], texts: Mapping[str, str] | None = None) -> Compiled:
     """Compile ``names``; never raises on bad input (problems are messages)."""

@@ -11,8 +11,6 @@ run before anything is written), and in the language server with the editor's bu
 
 from __future__ import annotations
 
-import os
-import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,8 +22,6 @@ from kit_core.diagnostics import Diagnostic, Severity, make
 from kit_core.proto import checks
 from kit_core.proto.compile import Message, compile_protos, well_known_root
 from kit_core.proto.places import ProtoText
-
-_SKIP_DIRS = frozenset({"vendor", "node_modules"})
 
 
 @dataclass
@@ -74,14 +70,10 @@ class ProtoDesign:
 
 
 def design_protos(root: Path) -> list[str]:
-    """Import names of every `.proto` under the design folder (hidden and vendored folders
-    skipped), sorted."""
-    out: list[str] = []
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS)
-        rel = Path(dirpath).relative_to(root).as_posix()
-        out.extend(posixpath.normpath(posixpath.join(rel, f)) for f in sorted(filenames) if f.endswith(".proto"))
-    return sorted(out)
+    """Import names of every `.proto` under the design folder (the folders `kit gen` reads)."""
+    from kit_core.program import design_files
+
+    return sorted(p.relative_to(root).as_posix() for p in design_files(root, ".proto"))
 
 
 def compile_design(
