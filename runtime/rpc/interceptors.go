@@ -15,6 +15,7 @@ import (
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
 
+	"github.com/kitdev/kit/runtime/internal/ctxline"
 	"github.com/kitdev/kit/runtime/internal/jsonline"
 	"github.com/kitdev/kit/runtime/log"
 )
@@ -191,13 +192,6 @@ func writeCallLine(sink *jsonline.Sink, ctx context.Context, level log.Level, me
 	if p, ok := peer.FromContext(ctx); ok && p.Addr != nil {
 		ln.String("peer", p.Addr.String())
 	}
-	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
-		tid, sid := sc.TraceID(), sc.SpanID()
-		ln.Hex("trace_id", tid[:])
-		ln.Hex("span_id", sid[:])
-	}
-	if id := log.RequestIDFromContext(ctx); id != "" {
-		ln.String("request_id", id)
-	}
+	ctxline.AppendIDs(ln, ctx)
 	_ = sink.Write(ln)
 }
