@@ -30,6 +30,8 @@ class Suggester:
             return self._memo[name]
         except KeyError:
             pass
+        if len(self._memo) > 10_000:  # a long editing session types many names once
+            self._memo.clear()
         found = self._memo[name] = self._closest(name)
         return found
 
