@@ -178,7 +178,8 @@ class _Run:
             return self.outcome
         self.progress("generating")
         with paused_gc():
-            program.gen_context(design, checked.analysis)  # the module path, from go.mod
+            if design.module is None:
+                _, design.module = program.find_go_module(self.project_root)
             keys = _keys(design, self.build)
             units = program.units(design, checked.analysis, self.targets, keys if self.resident else None)
             fresh = {u.name: keys.of(u) for u in units}

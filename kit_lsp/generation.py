@@ -89,6 +89,8 @@ def as_loaded(root: Path, snap: Snapshot) -> Loaded | None:
     """The snapshot as a loaded design, when it is exactly what is on disk."""
     if snap.root is None or Path(snap.root).resolve() != root.resolve() or snap.analysis is None:
         return None
+    if program.design_files(root, ".proto"):
+        return None  # protos are compiled (and checked) by the run itself
     on_disk = {str(p) for p in program.design_files(root)}
     if on_disk != set(snap.files):
         return None

@@ -78,7 +78,7 @@ def grpc_notices(host: Host, manifest: Any, files: Sequence[Any], swept: set[str
     config = _existing_text(host, posixpath.join(config_dir, "config.go") if config_dir else None)
     notices: list[Notice] = []
     if grpc_wiring in produced:
-        if main is not None and "RegisterGRPC" not in main[1]:
+        if main is not None and not _calls(main[1], "RegisterGRPC"):
             notices.append(
                 Notice(
                     main[0],
@@ -87,7 +87,7 @@ def grpc_notices(host: Host, manifest: Any, files: Sequence[Any], swept: set[str
                     "shutdown function) to start the gRPC listener",
                 )
             )
-        if config is not None and "GRPC" not in config[1]:
+        if config is not None and not _has_grpc_config(config[1]):
             notices.append(
                 Notice(
                     config[0],
@@ -95,7 +95,7 @@ def grpc_notices(host: Host, manifest: Any, files: Sequence[Any], swept: set[str
                     "(yaml key `grpc`: addr, handlerTimeout, reflection)",
                 )
             )
-    elif grpc_wiring in swept and main is not None and "RegisterGRPC" in main[1]:
+    elif grpc_wiring in swept and main is not None and _calls(main[1], "RegisterGRPC"):
         notices.append(
             Notice(
                 main[0],
@@ -104,6 +104,22 @@ def grpc_notices(host: Host, manifest: Any, files: Sequence[Any], swept: set[str
             )
         )
     return notices
+
+
+def _calls(go_text: str, name: str) -> bool:
+    """Whether the Go file calls a function or method of this name (comments do not count)."""
+    from kit_core.gosource import GoSource  # tree-sitter-go: loaded only when a notice needs it
+
+    return bool(GoSource.parse(go_text).calls_to(name))
+
+
+def _has_grpc_config(go_text: str) -> bool:
+    """Whether the `Config` struct of a config.go has the gRPC block (a `GRPC` field or one
+    read from the yaml key `grpc`)."""
+    from kit_core.gosource import GoSource
+
+    fields = GoSource.parse(go_text).struct_fields("Config") or []
+    return any(f.name == "GRPC" or 'yaml:"grpc' in (f.tag or "") for f in fields)
 
 
 def _existing_text(host: Host, path: str | None) -> tuple[str, str] | None:

@@ -32,6 +32,7 @@ from kit_core.writer.headers import (
     first_line,
     has_generated_header,
     has_kit_regen_header,
+    has_pb_header,
 )
 from kit_core.writer.host import Host, PathProblem, is_staging_name
 from kit_core.writer.roots import SweepRoots, is_under
@@ -166,7 +167,7 @@ def check_roots(host: Host, roots: SweepRoots, plan: Plan) -> None:
 
 def stale_files(host: Host, roots: SweepRoots, written: set[str], plan: Plan) -> None:
     """REGEN files inside the sweep roots that this run did not write, and staging leftovers."""
-    candidates: dict[str, bool] = {}  # path -> kit header only (False: any generated header)
+    candidates: dict[str, bool] = {}  # path -> kit header (False: protoc-gen-go(-grpc) pb code)
     for root in roots.recursive:
         for p in host.files_under(root):
             if is_staging_name(posixpath.basename(p)):
@@ -185,7 +186,7 @@ def stale_files(host: Host, roots: SweepRoots, written: set[str], plan: Plan) ->
         old = _read(host, p)
         if old is None:
             continue
-        if has_kit_regen_header(old) if candidates[p] else has_generated_header(old):
+        if has_kit_regen_header(old) if candidates[p] else has_pb_header(old):
             plan.sweep.append(Write(p, b"", old))
 
 

@@ -29,6 +29,7 @@ from contextlib import contextmanager
 from functools import partial
 from typing import Any
 
+from kit_core.generators import grpc
 from kit_core.generators.base import GenContext, Notice, OutputFile
 from kit_core.generators.go import (
     binding_file,
@@ -83,7 +84,7 @@ def units(ctx: GenContext) -> list[RenderUnit]:
     g = GoGen.build(ctx)
     if g.layout.kind == "contracts":
         return [*contract_units(g), *events_units(g)]
-    return [*types_units(g), *http_units(g), *project_units(g), *events_units(g)]
+    return [*types_units(g), *http_units(g), *grpc_units(g), *project_units(g), *events_units(g)]
 
 
 def _weight(pkg: Package) -> int:
@@ -155,6 +156,14 @@ def http_shared(g: GoGen, segs: list[str]) -> list[OutputFile]:
     return [routes.generate_umbrella(g, segs), binding_file.generate(g)]
 
 
+def grpc_units(g: GoGen) -> list[RenderUnit]:
+    """The gRPC server layer around the pb code: it reads the compiled protos (the whole design)."""
+    if not g.has_grpc:
+        return []
+    render = partial(grpc.generate, g.protos, g.manifest, g.layout.module, g.runtime)
+    return [RenderUnit("go/grpc", render, whole_design=True, weight=1 + len(g.protos.services))]
+
+
 def project_units(g: GoGen) -> list[RenderUnit]:
     decls = middleware.declared(g)
     owners = {d.name: pkg.name for pkg in g.design.packages() for d in pkg.middlewares.values()}
@@ -170,7 +179,8 @@ def project_units(g: GoGen) -> list[RenderUnit]:
         RenderUnit("go/wiring", lambda: [wiring.generate(g, has_routes)], extra=(*applied, f"routes={has_routes}"))
     )
     if g.layout.main_file is not None:
-        out.append(RenderUnit("go/scaffold", lambda: project_scaffold(g, decls), extra=names))
+        listeners = f"http={g.has_http} grpc={g.has_grpc}"
+        out.append(RenderUnit("go/scaffold", partial(project_scaffold, g, decls), extra=(*names, listeners)))
     return out
 
 

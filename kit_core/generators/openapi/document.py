@@ -33,12 +33,11 @@ def build_document(symbols: SymbolTable, manifest: Any, http: HttpModel, index: 
 
 @dataclass(slots=True)
 class Partial:
-    """What the operations of some methods put in the document: their path items, every
-    component they reach, and the security scheme names they use."""
+    """What the operations of some methods put in the document: their path items and every
+    component they reach."""
 
     paths: dict[str, dict[str, Any]] = field(default_factory=dict)
     components: dict[str, Any] = field(default_factory=dict)
-    used: list[str] = field(default_factory=list)
 
 
 class Builder:
@@ -58,7 +57,6 @@ class Builder:
         for info in sorted(methods, key=lambda m: (m.package, m.service, m.method.name)):
             path, verb, op = ops.build(info)
             out.paths.setdefault(path, {})[verb] = op
-            out.used += [name for req in info.security for name in req]
         return out
 
     def head(self) -> dict[str, Any]:
@@ -67,8 +65,8 @@ class Builder:
             doc["servers"] = [_server(self.base, _base_vars(self.http, self.base))]
         return doc
 
-    def security(self, used: Iterable[str]) -> dict[str, Any]:
-        return security_schemes(self.manifest, list(used))
+    def security(self) -> dict[str, Any]:
+        return security_schemes(self.manifest)
 
     def assemble(self, part: Partial) -> dict[str, Any]:
         doc = self.head()
@@ -76,7 +74,7 @@ class Builder:
         components: dict[str, Any] = {}
         if part.components:
             components["schemas"] = part.components
-        schemes = self.security(part.used)
+        schemes = self.security()
         if schemes:
             components["securitySchemes"] = schemes
         if components:

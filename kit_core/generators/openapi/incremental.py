@@ -32,7 +32,6 @@ class _Part:
 
     paths: dict[str, dict[str, Any]]  # path -> verb -> canonical operation
     components: dict[str, Any]  # name -> canonical schema
-    used: list[str]
     yaml: dict[tuple[str, str], tuple[str, bool]] = field(default_factory=dict)  # (kind, name) -> fragment
 
 
@@ -83,14 +82,14 @@ def _build(builder: Builder, methods: list[MethodInfo]) -> _Part:
     partial = builder.partial(methods)
     paths = {p: {verb: canonical(op) for verb, op in item.items()} for p, item in partial.paths.items()}
     components = {name: canonical(schema) for name, schema in partial.components.items()}
-    return _Part(paths, components, partial.used)
+    return _Part(paths, components)
 
 
 def _text(builder: Builder, parts: list[_Part]) -> str:
     pieces: list[tuple[str, bool]] = [(YAML_REGEN + "\n", False), dump_open(canonical(builder.head()))]
     pieces += _paths(parts)
     schemas = _schemas(parts)
-    schemes = canonical({"securitySchemes": builder.security(u for p in parts for u in p.used)})
+    schemes = canonical({"securitySchemes": builder.security()})
     if schemas or schemes["securitySchemes"]:
         pieces.append(("components:\n", False))
         if schemas:
