@@ -300,7 +300,10 @@ def units(design: Design, analysis: Any, targets: Iterable[str] = TARGETS, keys:
 
         out.extend(go.units(ctx))
     if "go" in chosen and ctx.protos is not None:
-        out.append(RenderUnit("pb", partial(pb_code, design, ctx.protos), whole_design=True, extra=pb_inputs(design)))
+        from kit_core.generators.go import protos_key
+
+        extra = (protos_key(ctx.protos), *pb_inputs(design))
+        out.append(RenderUnit("pb", partial(pb_code, design, ctx.protos), extra=extra))
     return out
 
 
@@ -334,23 +337,38 @@ def pb_code(design: Design, protos: Any) -> list[OutputFile]:
 
 
 def pb_inputs(design: Design) -> tuple[str, ...]:
-    """What the pb code reads besides the design's protos (a render unit's `extra`): go.mod,
-    which pins the plugins run through `go tool`, a plugin named in the manifest as found on
-    PATH, and the protos of `proto.includes`."""
-    import hashlib
+    """Which plugins the pb code comes from (part of its render unit's key, beside the compiled
+    protos): the files of `watched_inputs`, by size and time."""
+    return tuple(f"{p}={file_identity(p)}" for p in watched_inputs(design))
+
+
+def watched_inputs(design: Design) -> list[str]:
+    """Files outside the design that decide generated output: go.mod and go.sum (they pin the
+    plugins run through `go tool`), the plugins the manifest names, as the plugins stage finds
+    them (a bare name on PATH, a path from the project root), and the protos of
+    `proto.includes`. A run that finds nothing changed checks these too."""
     import shutil
 
     out: list[str] = []
     mod_dir, _ = find_go_module(design.project_root)
-    for path in (mod_dir / "go.mod", mod_dir / "go.sum"):
-        out.append(hashlib.blake2b(path.read_bytes() if path.is_file() else b"-", digest_size=16).hexdigest())
+    out += [str(mod_dir / "go.mod"), str(mod_dir / "go.sum")]
+    if not design.protos:
+        return out
     for name in (design.manifest.proto.plugin_go, design.manifest.proto.plugin_go_grpc):
-        found = shutil.which(name) if name else None
-        if found:
-            st = os.stat(found)
-            out.append(f"{found}:{st.st_size}:{st.st_mtime_ns}")
+        plugin = (shutil.which(name) if "/" not in name else str(design.project_root / name)) if name else None
+        if plugin:
+            out.append(plugin)
     for inc in design.manifest.proto.includes:
         base = (design.project_root / inc).resolve()
-        for p in design_files(base, ".proto") if base.is_dir() else []:
-            out.append(f"{p}:{hashlib.blake2b(p.read_bytes(), digest_size=16).hexdigest()}")
-    return tuple(out)
+        protos = design_files(base, ".proto") if base.is_dir() else []
+        out += sorted({str(base), *(str(p.parent) for p in protos)})  # a proto added shows on its folder
+        out += [str(p) for p in protos]
+    return out
+
+
+def file_identity(path: str) -> str:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return "-"
+    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"

@@ -142,8 +142,12 @@ class _Run:
     # ------------------------------------------------------------------ nothing changed
 
     def fast(self) -> Outcome | None:
+        from kit_core.program import file_identity
+
         cache = self.cache
         if cache is None or cache.inputs != self.inputs or cache.targets != list(self.targets):
+            return None
+        if any(file_identity(path) != identity for path, identity in cache.watch.items()):
             return None
         check = Check()
         entries = [cache.units[n] for n in cache.run_units if n in cache.units]
@@ -224,6 +228,8 @@ class _Run:
     def _remember(
         self, units: Sequence[RenderUnit], fresh: dict[str, str], files: list[OutputFile], check: Check, design: Design
     ) -> None:
+        from kit_core import program
+
         formatted = {f.path: f for f in files}
         cache = store.Cache(self.build, os.path.realpath(self.project_root))
         if self.cache is not None and set(self.targets) != set(TARGETS):
@@ -247,6 +253,7 @@ class _Run:
         cache.inputs, cache.targets = self.inputs, list(self.targets)
         cache.diagnostics = [list(_as_row(d)) for d in self.outcome.diagnostics]
         cache.manifest = _manifest_facts(design.manifest)
+        cache.watch = {p: program.file_identity(p) for p in program.watched_inputs(design)}
         store.save(self.folder, cache)
 
 

@@ -13,6 +13,8 @@ project. Its first line is `kit-cache <format> <digest of the rest>`; the rest i
     units        unit name -> [key, [[path, owner, digest of the content], ...]]
     run_units    the units of that run (others may be kept for other targets)
     stats        path -> [size, mtime_ns, ctime_ns, inode] of each REGEN output as left
+    watch        files outside the design that decide output (plugins, included protos,
+                 go.sum: `program.watched_inputs`) -> their size, time and inode then
 
 A cache that is truncated, edited, of another format, another kit or another project is
 ignored as if there were none (`load` returns None): the run is then a full one. Nothing
@@ -54,6 +56,7 @@ class Cache:
     units: dict[str, UnitEntry] = field(default_factory=dict)
     run_units: list[str] = field(default_factory=list)
     stats: dict[str, list[int]] = field(default_factory=dict)
+    watch: dict[str, str] = field(default_factory=dict)
     saved_at: int = 0
 
     def to_json(self) -> dict[str, Any]:
@@ -68,6 +71,7 @@ class Cache:
             "units": {n: [u.key, [list(o) for o in u.outputs]] for n, u in sorted(self.units.items())},
             "run_units": self.run_units,
             "stats": self.stats,
+            "watch": self.watch,
         }
 
 
@@ -113,6 +117,7 @@ def _from_json(data: dict[str, Any]) -> Cache:
         units=units,
         run_units=[str(n) for n in data["run_units"]],
         stats=stats,
+        watch={str(p): str(i) for p, i in data["watch"].items()},
         saved_at=int(data["saved_at"]),
     )
 

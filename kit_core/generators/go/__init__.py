@@ -24,6 +24,7 @@ Units and what they read:
 from __future__ import annotations
 
 import gc
+import hashlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
@@ -157,11 +158,23 @@ def http_shared(g: GoGen, segs: list[str]) -> list[OutputFile]:
 
 
 def grpc_units(g: GoGen) -> list[RenderUnit]:
-    """The gRPC server layer around the pb code: it reads the compiled protos (the whole design)."""
+    """The gRPC server layer around the pb code: it reads the compiled protos."""
     if not g.has_grpc:
         return []
     render = partial(grpc.generate, g.protos, g.manifest, g.layout.module, g.runtime)
-    return [RenderUnit("go/grpc", render, whole_design=True, weight=1 + len(g.protos.services))]
+    return [RenderUnit("go/grpc", render, extra=(protos_key(g.protos),), weight=1 + len(g.protos.services))]
+
+
+def protos_key(protos: Any) -> str:
+    """Digest of the compiled protos (`kit_core.proto.ProtoSet`): every file the compiler read,
+    the design's and those of `proto.includes`, comments included (pb code carries them)."""
+    h = hashlib.blake2b(digest_size=16)
+    for f in protos.files:
+        data = f.SerializeToString(deterministic=True)
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    h.update(",".join(protos.design).encode())
+    return h.hexdigest()
 
 
 def project_units(g: GoGen) -> list[RenderUnit]:
