@@ -176,23 +176,17 @@ def _toggle_file(name: str, text: str) -> Edit:
     return edit
 
 
-def _edit_output(rel: str) -> Edit:
+def _output(rel: str, delete: bool = False) -> Edit:
+    """A user's hand on an output on disk: an edit, or a deletion."""
+
     def edit(root: Path) -> None:
         path = root / rel
-        if path.exists():
+        if path.is_file() and delete:
+            path.unlink()
+        elif path.is_file():
             path.write_text(path.read_text(encoding="utf-8") + "// edited by hand\n", encoding="utf-8")
 
-    edit.__name__ = f"edit output {rel}"
-    return edit
-
-
-def _delete_output(rel: str) -> Edit:
-    def edit(root: Path) -> None:
-        path = root / rel
-        if path.is_file():
-            path.unlink()
-
-    edit.__name__ = f"delete output {rel}"
+    edit.__name__ = f"{'delete' if delete else 'edit'} output {rel}"
     return edit
 
 
@@ -221,10 +215,10 @@ EDITS: list[Edit] = [
     _toggle_file("notes/more.kit", "package notes\n\ntype Extra {\n\tn int @gte(1)\n}\n"),
     _toggle_file("audit/audit.kit", "package audit\n\nevent Seen {\n\tpayload orders.Order\n}\n"),
     _rename_method,
-    _edit_output("internal/types/items/types.go"),
-    _edit_output("docs/openapi.yaml"),
-    _delete_output("internal/types/shared/validate.go"),
-    _delete_output("internal/service/item_service/list_items.go"),
+    _output("internal/types/items/types.go"),
+    _output("docs/openapi.yaml"),
+    _output("internal/types/shared/validate.go", delete=True),
+    _output("internal/service/item_service/list_items.go", delete=True),
 ]
 
 

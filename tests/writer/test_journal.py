@@ -65,6 +65,12 @@ def after(before: Path) -> tuple[dict[str, bytes], int, int]:
     return snapshot(root), len(out.report.written), len(out.report.swept)
 
 
+def copy_of(before: Path, tmp_path: Path, name: str) -> Path:
+    root = tmp_path / name
+    shutil.copytree(before, root)
+    return root
+
+
 def killed_run(root: Path, spec: str) -> int:
     """`kit gen` in a child process that dies (os._exit, no cleanup) at ``spec``."""
     pid = os.fork()
@@ -96,8 +102,7 @@ def test_killed_at_every_point_of_the_commit(
     reference, written, swept = after
     original = snapshot(before)
     for i, spec in enumerate(points(written, swept)):
-        root = tmp_path / f"run{i}"
-        shutil.copytree(before, root)
+        root = copy_of(before, tmp_path, f"run{i}")
         assert killed_run(root, spec) == KILLED, spec
         assert (state_dir(root) / JOURNAL_NAME).exists(), spec
         recovery = recover(state_dir(root), root)
@@ -112,8 +117,7 @@ def test_killed_at_every_point_of_the_commit(
 
 def test_killed_while_recovering(before: Path, after: tuple[dict[str, bytes], int, int], tmp_path: Path) -> None:
     reference, written, _ = after
-    root = tmp_path / "twice"
-    shutil.copytree(before, root)
+    root = copy_of(before, tmp_path, "twice")
     assert killed_run(root, f"rename:{max(1, written // 2)}") == KILLED
     assert killed_run(root, "recover:1") == KILLED
     assert main(["gen", str(root / "design")]) == 0
@@ -124,8 +128,7 @@ def test_a_real_kit_gen_killed_mid_commit(
     before: Path, after: tuple[dict[str, bytes], int, int], tmp_path: Path
 ) -> None:
     reference, written, _ = after
-    root = tmp_path / "process"
-    shutil.copytree(before, root)
+    root = copy_of(before, tmp_path, "process")
     cmd = [sys.executable, "-m", "kit_core.cli", "gen", str(root / "design")]
     dead = subprocess.run(
         cmd, env={**os.environ, ENV: f"rename:{max(1, written // 2)}"}, capture_output=True, text=True
@@ -143,8 +146,7 @@ def test_staging_files_of_earlier_runs_are_swept(
     before: Path, after: tuple[dict[str, bytes], int, int], tmp_path: Path
 ) -> None:
     reference, _, _ = after
-    root = tmp_path / "stale"
-    shutil.copytree(before, root)
+    root = copy_of(before, tmp_path, "stale")
     leftovers = [
         root / "internal/types/a/.types.go.k3j2h1g0.kit-tmp",  # mkstemp names of earlier releases
         root / "internal/service/svc/.one.go.kit-tmp",
@@ -165,8 +167,7 @@ def test_recovery_never_overwrites_a_file_that_appeared(
     before: Path, after: tuple[dict[str, bytes], int, int], tmp_path: Path
 ) -> None:
     reference, _, _ = after
-    root = tmp_path / "appeared"
-    shutil.copytree(before, root)
+    root = copy_of(before, tmp_path, "appeared")
     assert killed_run(root, "journal:1") == KILLED
     created = [p for p in reference if not (root / p).exists() and not (before / p).exists()]
     stub = next(p for p in created if p.startswith("internal/service/"))
