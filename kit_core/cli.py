@@ -215,5 +215,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     return int(args.run(args))
 
 
+def run() -> None:
+    """The `kit` command: `main`, then an exit that skips freeing the interpreter's objects one
+    by one (about 0.2 s after a run on a large design: every file is closed and the output
+    flushed by then; the operating system reclaims the rest, locks included)."""
+    code = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()
