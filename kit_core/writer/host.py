@@ -7,7 +7,6 @@ never sees half a file.
 
 from __future__ import annotations
 
-import functools
 import os
 import posixpath
 import stat
@@ -225,11 +224,13 @@ class DiskHost:
     def stage(self, path: str, data: bytes) -> str:
         target = self._guard(path)
         tmp = self._abs(staging_name(path))
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+        mode = _existing_mode(target)
+        fd = _create(tmp, 0o666 if mode is None else 0o600)  # a new file: the umask decides, as open() would
         try:
             with os.fdopen(fd, "wb") as fh:
+                if mode is not None:
+                    os.fchmod(fh.fileno(), mode)  # a replaced file keeps its mode
                 fh.write(data)
-            os.chmod(tmp, _mode_for(target))
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
@@ -245,21 +246,21 @@ class DiskHost:
         os.unlink(self._guard(path))
 
 
-def _mode_for(target: str) -> int:
-    """Keep a replaced file's mode; a new file gets 0666 less the umask (as open() would)."""
+def _existing_mode(target: str) -> int | None:
     try:
         return os.stat(target).st_mode & 0o7777
     except FileNotFoundError:
-        return 0o666 & ~_umask()
+        return None
 
 
-@functools.lru_cache(maxsize=1)
-def _umask() -> int:
-    """The process's umask (read once: setting it to read it is not free, and kit never
-    changes it)."""
-    umask = os.umask(0)
-    os.umask(umask)
-    return umask
+def _create(path: str, mode: int) -> int:
+    """A new file (a staging file a dead run left there is replaced)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+    try:
+        return os.open(path, flags, mode)
+    except FileExistsError:
+        os.unlink(path)
+        return os.open(path, flags, mode)
 
 
 class MemoryHost:
