@@ -230,31 +230,35 @@ class _Run:
     ) -> None:
         from kit_core import program
 
-        formatted = {f.path: f for f in files}
         cache = store.Cache(self.build, os.path.realpath(self.project_root))
         if self.cache is not None and set(self.targets) != set(TARGETS):
             cache.units = dict(self.cache.units)  # other targets' units stay known
-        stats = dict(check.stats)
-        for u in units:
-            raw = self.rendered_files.get(u.name)
-            if raw is None:
-                assert self.cache is not None
-                cache.units[u.name] = self.cache.units[u.name]
-                continue
-            outputs = [formatted[f.path] for f in raw]
-            cache.units[u.name] = store.UnitEntry(fresh[u.name], [_entry(f) for f in outputs])
-            for f in outputs:
-                if f.owner is Owner.REGEN:
-                    record = _stat(self.root, f.path)
-                    if record is not None:
-                        stats[f.path] = record
+        cache.stats = dict(check.stats)
+        self._units_into(cache, units, fresh, {f.path: f for f in files})
         cache.run_units = [u.name for u in units]
-        cache.stats = stats
         cache.inputs, cache.targets = self.inputs, list(self.targets)
         cache.diagnostics = [list(_as_row(d)) for d in self.outcome.diagnostics]
         cache.manifest = _manifest_facts(design.manifest)
         cache.watch = {p: program.file_identity(p) for p in program.watched_inputs(design)}
         store.save(self.folder, cache)
+
+    def _units_into(
+        self, cache: store.Cache, units: Sequence[RenderUnit], fresh: dict[str, str], formatted: dict[str, OutputFile]
+    ) -> None:
+        """Each unit's key and outputs: as rendered now, or as the last run knew them; and the
+        stat records of the REGEN files just written or found unchanged."""
+        for u in units:
+            raw = self.rendered_files.get(u.name)
+            if raw is None:
+                assert self.cache is not None  # a unit not rendered was known
+                cache.units[u.name] = self.cache.units[u.name]
+                continue
+            outputs = [formatted[f.path] for f in raw]
+            cache.units[u.name] = store.UnitEntry(fresh[u.name], [_entry(f) for f in outputs])
+            for f in outputs:
+                record = _stat(self.root, f.path) if f.owner is Owner.REGEN else None
+                if record is not None:
+                    cache.stats[f.path] = record
 
 
 # --------------------------------------------------------------------------- helpers
