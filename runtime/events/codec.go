@@ -1,0 +1,55 @@
+package events
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Codec encodes payloads for the wire and decodes them back. The bus stamps its content
+// type on every message it publishes (header "content-type") and refuses, as a payload
+// error, a consumed message stamped with another.
+type Codec interface {
+	ContentType() string
+	Encode(v any) ([]byte, error)
+	// Decode reads data into v. Strict decoding refuses members v does not declare;
+	// tolerant decoding ignores them.
+	Decode(data []byte, v any, strict bool) error
+}
+
+// JSONCodec is the default codec (encoding/json).
+type JSONCodec struct{}
+
+// ContentType is "application/json".
+func (JSONCodec) ContentType() string { return "application/json" }
+
+// Encode marshals v.
+func (JSONCodec) Encode(v any) ([]byte, error) { return json.Marshal(v) }
+
+// Decode unmarshals one JSON value into v: a null or empty payload is refused, and so is
+// data after the value.
+func (JSONCodec) Decode(data []byte, v any, strict bool) error {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
+		return errNilPayload
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	if strict {
+		dec.DisallowUnknownFields()
+	}
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errTrailingData
+	}
+	return nil
+}
+
+// ErrCodecMismatch is a consumed message encoded with another codec than the bus's.
+var ErrCodecMismatch = errors.New("events: message content type differs from the bus codec")
+
+func codecMismatch(got, want string) error {
+	return fmt.Errorf("%w: %q, want %q", ErrCodecMismatch, got, want)
+}
