@@ -57,7 +57,9 @@ func WithGroup(group Group, s GroupSettings) Option {
 }
 
 // WithoutRecovery drops the Recovery middleware the bus installs first by default.
-func WithoutRecovery() Option { return func(b *Bus) { b.chain = slices.DeleteFunc(b.chain, isRecovery) } }
+func WithoutRecovery() Option {
+	return func(b *Bus) { b.chain = slices.DeleteFunc(b.chain, isRecovery) }
+}
 
 // New builds a bus over transport. The bus owns the transport: Close closes it.
 func New(transport Transport, opts ...Option) *Bus {

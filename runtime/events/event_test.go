@@ -61,14 +61,14 @@ func TestDecodeValidates(t *testing.T) {
 
 func TestDecodeRefusesBadJSON(t *testing.T) {
 	cases := map[string]string{
-		``:                       "payload: required",
-		` null `:                 "payload: required",
-		`{"id":`:                 "unexpected EOF",
-		`{"qty":"x"}`:            "qty: expected integer, got string",
-		`{"items":[1]}`:          "items: expected string, got number",
-		`{"qty":1} {"qty":2}`:    "unexpected data after the JSON value",
-		`[{"qty":1}]`:            "payload: expected object, got array",
-		`{"id":"a","qty":1} x`:   "unexpected data after the JSON value",
+		``:                     "payload: required",
+		` null `:               "payload: required",
+		`{"id":`:               "unexpected EOF",
+		`{"qty":"x"}`:          "qty: expected integer, got string",
+		`{"items":[1]}`:        "items: expected string, got number",
+		`{"qty":1} {"qty":2}`:  "unexpected data after the JSON value",
+		`[{"qty":1}]`:          "payload: expected object, got array",
+		`{"id":"a","qty":1} x`: "unexpected data after the JSON value",
 	}
 	for in, want := range cases {
 		_, err := placed.Decode([]byte(in))

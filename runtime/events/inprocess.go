@@ -209,9 +209,9 @@ type memDelivery struct {
 	attempt int
 }
 
-func (d *memDelivery) Message() *Message           { return d.out }
-func (d *memDelivery) Ack(context.Context) error   { return nil }
-func (d *memDelivery) Term(context.Context) error  { return nil }
+func (d *memDelivery) Message() *Message          { return d.out }
+func (d *memDelivery) Ack(context.Context) error  { return nil }
+func (d *memDelivery) Term(context.Context) error { return nil }
 func (d *memDelivery) Nak(_ context.Context, delay time.Duration) error {
 	if delay <= 0 {
 		d.group.push(d, true)
