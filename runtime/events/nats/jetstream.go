@@ -115,9 +115,9 @@ type jsDelivery struct {
 	m   *events.Message
 }
 
-func (d *jsDelivery) Message() *events.Message     { return d.m }
-func (d *jsDelivery) Ack(context.Context) error    { return d.msg.Ack() }
-func (d *jsDelivery) Term(context.Context) error   { return d.msg.Term() }
+func (d *jsDelivery) Message() *events.Message   { return d.m }
+func (d *jsDelivery) Ack(context.Context) error  { return d.msg.Ack() }
+func (d *jsDelivery) Term(context.Context) error { return d.msg.Term() }
 func (d *jsDelivery) Nak(_ context.Context, delay time.Duration) error {
 	if delay <= 0 {
 		return d.msg.Nak()
