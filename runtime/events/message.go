@@ -26,6 +26,10 @@ type Message struct {
 	// Attempt is the delivery count of a consumed message: 1 the first time. Zero on the
 	// publishing side.
 	Attempt int
+	// Raw is the transport's own form of a consumed message (a *kgo.Record, a
+	// jetstream.Msg), reached through the transport's accessor (kafka.RecordFrom,
+	// nats.MsgFrom). Nil on the publishing side and for the in-process transport.
+	Raw any
 }
 
 // Header is message metadata. Keys are case-sensitive on the wire; Get and Set are

@@ -18,7 +18,9 @@ func (t *Transport) subscribeCore(spec events.ConsumerSpec, sink events.Sink) (e
 	c := &coreConsumer{ctx: ctx, cancel: cancel, sink: sink}
 	for _, contract := range spec.Contracts {
 		sub, err := t.nc.QueueSubscribe(contract, string(spec.Group), func(msg *natsgo.Msg) {
-			c.deliver(&coreDelivery{c: c, m: fromNATS(msg.Subject, msg.Header, msg.Data, 1)})
+			m := fromNATS(msg.Subject, msg.Header, msg.Data, 1)
+			m.Raw = msg
+			c.deliver(&coreDelivery{c: c, m: m})
 		})
 		if err != nil {
 			c.unsubscribe()

@@ -91,6 +91,7 @@ func (c *jsConsumer) deliver(ctx context.Context, msg jetstream.Msg, sink events
 		attempt = int(md.NumDelivered)
 	}
 	d := &jsDelivery{msg: msg, m: fromNATS(msg.Subject(), msg.Headers(), msg.Data(), attempt)}
+	d.m.Raw = msg
 	if err := sink(ctx, d); err != nil {
 		_ = msg.Nak()
 	}

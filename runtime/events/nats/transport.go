@@ -240,3 +240,16 @@ func flush(ctx context.Context, nc *natsgo.Conn) error {
 	}
 	return nc.Flush()
 }
+
+// MsgFrom returns the JetStream message a consumed events.Message came from (false for a
+// core NATS message or a message this transport did not deliver).
+func MsgFrom(m *events.Message) (jetstream.Msg, bool) {
+	msg, ok := m.Raw.(jetstream.Msg)
+	return msg, ok
+}
+
+// CoreMsgFrom returns the core NATS message a consumed events.Message came from.
+func CoreMsgFrom(m *events.Message) (*natsgo.Msg, bool) {
+	msg, ok := m.Raw.(*natsgo.Msg)
+	return msg, ok
+}
