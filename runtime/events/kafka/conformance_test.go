@@ -23,10 +23,12 @@ func connect(t *testing.T, opts ...kafka.Option) events.Transport {
 var features = eventstest.Features{Durable: true, NoDuplicatesOnStop: true, JoinDelay: 4 * time.Second, Timeout: 40 * time.Second}
 
 func TestClassicGroupConformance(t *testing.T) {
+	t.Parallel()
 	eventstest.Run(t, features, func(t *testing.T) events.Transport { return connect(t) })
 }
 
 func TestShareGroupConformance(t *testing.T) {
+	t.Parallel()
 	f := features
 	f.Prefix = "share"
 	eventstest.Run(t, f, func(t *testing.T) events.Transport { return connect(t, kafka.WithAllShareGroups()) })

@@ -24,6 +24,7 @@ func connect(t *testing.T, opts ...kitnats.Option) events.Transport {
 }
 
 func TestJetStreamConformance(t *testing.T) {
+	t.Parallel()
 	stream := kitnats.WithStream(jetstream.StreamConfig{Name: "CONF", Subjects: []string{"conf.>"}})
 	eventstest.Run(t, eventstest.Features{Durable: true, NoDuplicatesOnStop: true}, func(t *testing.T) events.Transport {
 		return connect(t, stream)
@@ -31,6 +32,7 @@ func TestJetStreamConformance(t *testing.T) {
 }
 
 func TestCoreConformance(t *testing.T) {
+	t.Parallel()
 	eventstest.Run(t, eventstest.Features{Prefix: "core"}, func(t *testing.T) events.Transport {
 		return connect(t, kitnats.WithCore())
 	})
