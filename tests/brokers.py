@@ -175,6 +175,11 @@ def _kafka_properties(work: Path, port: int, controller: int) -> str:
 STARTERS = {"nats": (start_nats, "KIT_NATS_URL"), "kafka": (start_kafka, "KIT_KAFKA_BROKERS")}
 
 
+def _stop_at_eof(stop: threading.Event) -> None:
+    sys.stdin.read()
+    stop.set()
+
+
 def serve(names: list[str], env_file: Path | None) -> int:
     brokers: list[Broker] = []
     stop = threading.Event()
@@ -192,7 +197,7 @@ def serve(names: list[str], env_file: Path | None) -> int:
             env_file.write_text(text)
         sys.stdout.write(text)
         sys.stdout.flush()
-        threading.Thread(target=lambda: (sys.stdin.read(), stop.set()), daemon=True).start()
+        threading.Thread(target=_stop_at_eof, args=(stop,), daemon=True).start()
         while not stop.wait(0.5):
             if any(b.proc.poll() is not None for b in brokers):
                 sys.stderr.write("brokers: a broker exited\n")

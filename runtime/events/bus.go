@@ -176,8 +176,8 @@ func (b *Bus) stopRunners(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// Publish publishes one message. The bus fills its ID when empty, stamps the codec's
-// content type and carries the W3C trace context of ctx in its header.
+// Publish publishes one message. The bus stamps the codec's content type and carries the
+// W3C trace context of ctx in its header.
 func (b *Bus) Publish(ctx context.Context, m *Message) error {
 	err := b.PublishBatch(ctx, []*Message{m})
 	var be *BatchError
@@ -203,9 +203,6 @@ func (b *Bus) PublishBatch(ctx context.Context, msgs []*Message) error {
 }
 
 func (b *Bus) stamp(ctx context.Context, m *Message) {
-	if m.ID == "" {
-		m.ID = newID()
-	}
 	if m.Header == nil {
 		m.Header = Header{}
 	}

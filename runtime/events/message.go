@@ -1,10 +1,6 @@
 package events
 
-import (
-	"crypto/rand"
-	"encoding/hex"
-	"strings"
-)
+import "strings"
 
 // Message is one event on the wire: the payload bytes of a contract and the metadata that
 // travels beside them. Publishers build it through a descriptor (Event.Message) or by hand;
@@ -13,7 +9,7 @@ type Message struct {
 	// Contract is the event's wire identity: the NATS subject, the Kafka topic.
 	Contract string
 	// ID identifies the message for de-duplication (JetStream's Nats-Msg-Id, a Kafka
-	// header). The bus fills a random one when the publisher sets none.
+	// header); empty unless the publisher sets one (WithMessageID).
 	ID string
 	// Key is the ordering key: messages of one key are handled in publish order by one
 	// consumer instance (and, on Kafka, land on one partition). Empty means unordered.
@@ -75,11 +71,4 @@ func WithHeader(key, value string) PublishOption {
 		}
 		m.Header[key] = value
 	}
-}
-
-// newID returns 16 random bytes in hex: unique enough to de-duplicate on.
-func newID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }

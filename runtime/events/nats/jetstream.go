@@ -33,7 +33,7 @@ func (t *Transport) subscribeJetStream(ctx context.Context, spec events.Consumer
 	runCtx, cancel := context.WithCancel(context.Background())
 	c := &jsConsumer{t: t, cancel: cancel}
 	cc, err := cons.Consume(func(msg jetstream.Msg) { c.deliver(runCtx, msg, sink) },
-		jetstream.PullMaxMessages(max(spec.Settings.MaxInFlight, 1)))
+		jetstream.PullMaxMessages(pullBatch(spec.Settings.MaxInFlight)))
 	if err != nil {
 		cancel()
 		return nil, err
@@ -125,3 +125,8 @@ func (d *jsDelivery) Nak(_ context.Context, delay time.Duration) error {
 	}
 	return d.msg.NakWithDelay(delay)
 }
+
+// pullBatch is how many messages a member asks for at once: enough to keep its handlers
+// busy between pulls. Stop hands back what is buffered, so a large batch costs nothing
+// during a deploy.
+func pullBatch(maxInFlight int) int { return max(maxInFlight*16, 64) }
