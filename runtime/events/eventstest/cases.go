@@ -356,6 +356,35 @@ func (s *suite) gracefulStop(t *testing.T) {
 	}
 }
 
+func (s *suite) stopWithRetryPending(t *testing.T) {
+	ev, g := s.event(t), group("pending")
+	called := make(chan struct{}, 1)
+	b := events.New(s.connect(t), events.WithGroup(g, all))
+	if err := ev.Subscribe(b, g, func(context.Context, *Item) error {
+		select {
+		case called <- struct{}{}:
+		default:
+		}
+		return events.RetryAfter(time.Minute, errors.New("later"))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s.start(t, b)
+	s.publish(t, s.bus(t), ev, []Item{{Seq: 1}}, nil)
+	select {
+	case <-called:
+	case <-time.After(s.f.Timeout):
+		t.Fatal("the handler never ran")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	start := time.Now()
+	_ = b.Close(ctx)
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("Close waited %s for a message waiting for its retry", took)
+	}
+}
+
 func (s *suite) closed(t *testing.T) {
 	ev := s.event(t)
 	tr := s.connect(t)

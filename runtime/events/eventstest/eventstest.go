@@ -84,6 +84,7 @@ func Run(t *testing.T, f Features, connect Connect) {
 		{"DeliveryCapDeadLetters", s.deliveryCap},
 		{"InvalidPayloadNeverReachesHandler", s.invalidPayload},
 		{"GracefulStopLosesNothing", s.gracefulStop},
+		{"StopDoesNotWaitForRetries", s.stopWithRetryPending},
 		{"ErrClosedAfterClose", s.closed},
 	}
 	for _, c := range cases {

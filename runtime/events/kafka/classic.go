@@ -27,6 +27,9 @@ type partitionTrack struct {
 	settled map[int64]bool
 	next    int64 // -1: nothing to commit yet
 	commit  int64 // last committed
+	// handed counts records handed to the bus and not yet settled or handed back (a
+	// record waiting for its retry delay is not counted).
+	handed int
 }
 
 func (p *partitionTrack) add(offset int64) {
@@ -105,6 +108,7 @@ func (c *classicConsumer) poll() {
 			}
 			d := &classicDelivery{c: c, tp: tp, r: r, m: fromRecord(r, 1)}
 			if err := c.sink(c.sinkCtx, d); err != nil {
+				c.handBack(tp)
 				return // stop budget over: unsettled records are read again by the next owner
 			}
 		}
@@ -123,6 +127,30 @@ func (c *classicConsumer) track(tp topicPartition, offset int64) bool {
 		c.parts[tp] = p
 	}
 	p.add(offset)
+	p.handed++
+	return true
+}
+
+// handBack marks a record handed to the bus as back with this member (waiting for a retry
+// or not taken by the sink).
+func (c *classicConsumer) handBack(tp topicPartition) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p := c.parts[tp]; p != nil {
+		p.handed--
+	}
+}
+
+// rehand marks a record handed to the bus again (its retry), if this member still owns
+// its partition and is not stopping.
+func (c *classicConsumer) rehand(tp topicPartition) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := c.parts[tp]
+	if p == nil || !c.owned[tp] || c.stopping.Load() {
+		return false
+	}
+	p.handed++
 	return true
 }
 
@@ -131,6 +159,7 @@ func (c *classicConsumer) settle(tp topicPartition, offset int64) {
 	defer c.mu.Unlock()
 	if p := c.parts[tp]; p != nil {
 		p.settle(offset)
+		p.handed--
 	}
 }
 
@@ -191,23 +220,24 @@ func contains(set map[string][]int32, tp topicPartition) bool {
 	return false
 }
 
-// unsettled counts records handed over and not settled, in only (all when nil).
-func (c *classicConsumer) unsettled(only map[string][]int32) int {
+// inHandlers counts records with the bus (not settled, not waiting for a retry), in only
+// (all when nil).
+func (c *classicConsumer) inHandlers(only map[string][]int32) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	n := 0
 	for tp, p := range c.parts {
 		if only == nil || contains(only, tp) {
-			n += len(p.pending)
+			n += p.handed
 		}
 	}
 	return n
 }
 
-// waitSettled waits until the records of only are settled, ctx ends or budget passes.
+// waitSettled waits until the bus holds no record of only, ctx ends or budget passes.
 func (c *classicConsumer) waitSettled(ctx context.Context, only map[string][]int32, budget time.Duration) {
 	deadline := time.Now().Add(budget)
-	for c.unsettled(only) > 0 && ctx.Err() == nil && time.Now().Before(deadline) {
+	for c.inHandlers(only) > 0 && ctx.Err() == nil && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
@@ -302,14 +332,17 @@ func (d *classicDelivery) Term(context.Context) error {
 // Nak redelivers the record from this member after delay: a classic group cannot hand one
 // record back to the broker, so the partition's commit waits for it.
 func (d *classicDelivery) Nak(_ context.Context, delay time.Duration) error {
+	d.c.handBack(d.tp)
 	next := *d.m
 	next.Attempt++
 	again := &classicDelivery{c: d.c, tp: d.tp, r: d.r, m: &next}
 	time.AfterFunc(delay, func() {
-		if d.c.stopping.Load() {
-			return // read again by the next owner (the commit never passed it)
+		if !d.c.rehand(d.tp) {
+			return // stopping or moved: read again by the next owner (the commit never passed it)
 		}
-		_ = d.c.sink(d.c.sinkCtx, again)
+		if err := d.c.sink(d.c.sinkCtx, again); err != nil {
+			d.c.handBack(d.tp)
+		}
 	})
 	return nil
 }

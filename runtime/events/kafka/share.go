@@ -114,6 +114,13 @@ func (c *shareConsumer) poll() {
 func (c *shareConsumer) Stop(ctx context.Context) error {
 	c.stopping.Store(true)
 	c.stopPoll()
+	c.mu.Lock()
+	for _, d := range c.current { // records held for a retry go back to the group now
+		if d.waiting.Load() {
+			d.settle(kgo.AckRelease)
+		}
+	}
+	c.mu.Unlock()
 	stop := context.AfterFunc(ctx, func() {
 		c.cancel()
 		c.mu.Lock()
@@ -132,11 +139,12 @@ func (c *shareConsumer) Stop(ctx context.Context) error {
 }
 
 type shareDelivery struct {
-	c     *shareConsumer
-	r     *kgo.Record
-	m     *events.Message
-	batch *sync.WaitGroup
-	once  sync.Once
+	c       *shareConsumer
+	r       *kgo.Record
+	m       *events.Message
+	batch   *sync.WaitGroup
+	once    sync.Once
+	waiting atomic.Bool // held for a retry delay
 }
 
 func (d *shareDelivery) settle(status kgo.AckStatus) {
@@ -164,6 +172,7 @@ func (d *shareDelivery) Nak(_ context.Context, delay time.Duration) error {
 		d.settle(kgo.AckRelease)
 		return nil
 	}
+	d.waiting.Store(true)
 	time.AfterFunc(min(delay, maxShareHold), func() { d.settle(kgo.AckRelease) })
 	return nil
 }
