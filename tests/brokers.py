@@ -94,13 +94,18 @@ def nats_binary() -> str:
 def start_nats() -> Broker:
     work = Path(tempfile.mkdtemp(prefix="kit-nats-"))
     port = free_port()
-    log = work / "nats.log"
-    out = open(log, "wb")  # noqa: SIM115 - the server writes to it while it runs
     cmd = [nats_binary(), "-js", "-a", "127.0.0.1", "-p", str(port), "-sd", str(work / "store")]
+    return _launch("nats", f"nats://127.0.0.1:{port}", cmd, work, "Server is ready", 20)
+
+
+def _launch(name: str, address: str, cmd: list[str], work: Path, ready: str, timeout: float) -> Broker:
+    """Start cmd (its output in work/<name>.log) and wait for the ready line."""
+    log = work / f"{name}.log"
+    out = open(log, "wb")  # noqa: SIM115 - the broker writes to it while it runs
     proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    broker = Broker("nats", f"nats://127.0.0.1:{port}", proc, work, log)
+    broker = Broker(name, address, proc, work, log)
     try:
-        _wait_for(log, proc, "Server is ready", 20)
+        _wait_for(log, proc, ready, timeout)
     except BaseException:
         broker.stop()
         raise
@@ -127,22 +132,9 @@ def start_kafka() -> Broker:
     if done.returncode != 0:
         shutil.rmtree(work, ignore_errors=True)
         raise RuntimeError(f"kafka storage format failed:\n{done.stdout}\n{done.stderr}")
-    log = work / "kafka.log"
-    out = open(log, "wb")  # noqa: SIM115 - the broker writes to it while it runs
     heap = ["-Xms256m", "-Xmx1g", "-XX:+UseSerialGC"]
-    proc = subprocess.Popen(
-        [java[0], *heap, *java[1:], "kafka.Kafka", str(props)],
-        stdout=out,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    broker = Broker("kafka", f"127.0.0.1:{port}", proc, work, log)
-    try:
-        _wait_for(log, proc, "Kafka Server started", 90)
-    except BaseException:
-        broker.stop()
-        raise
-    return broker
+    cmd = [java[0], *heap, *java[1:], "kafka.Kafka", str(props)]
+    return _launch("kafka", f"127.0.0.1:{port}", cmd, work, "Kafka Server started", 120)
 
 
 def _kafka_properties(work: Path, port: int, controller: int) -> str:

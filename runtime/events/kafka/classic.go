@@ -266,22 +266,24 @@ func (c *classicConsumer) lost(_ context.Context, _ *kgo.Client, lost map[string
 	c.forget(lost)
 }
 
+// disown stops taking records of parts (records of them still in a fetch are skipped).
 func (c *classicConsumer) disown(parts map[string][]int32) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for topic, ps := range parts {
-		for _, p := range ps {
-			delete(c.owned, topicPartition{topic, p})
-		}
-	}
+	deleteParts(c.owned, parts)
 }
 
+// forget drops the tracking of parts: late settlements of their records change nothing.
 func (c *classicConsumer) forget(parts map[string][]int32) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	deleteParts(c.parts, parts)
+}
+
+func deleteParts[V any](m map[topicPartition]V, parts map[string][]int32) {
 	for topic, ps := range parts {
 		for _, p := range ps {
-			delete(c.parts, topicPartition{topic, p})
+			delete(m, topicPartition{topic, p})
 		}
 	}
 }
