@@ -205,8 +205,10 @@ func TestTracingContinuesThePublishersTrace(t *testing.T) {
 	otel.SetTextMapPropagator(propagation.TraceContext{})
 	t.Cleanup(func() { otel.SetTracerProvider(prevTP); otel.SetTextMapPropagator(prevProp) })
 
+	var buf bytes.Buffer
+	var mu sync.Mutex
 	b := newBus(t)
-	b.Use(events.Tracing())
+	b.Use(events.Tracing(), events.AccessLog(slog.New(slog.NewJSONHandler(&lockedWriter{w: &buf, mu: &mu}, nil))))
 	done := make(chan struct{})
 	_ = OrderPlaced.Subscribe(b, "billing", func(context.Context, *Placed) error { close(done); return nil })
 	_ = b.Start(context.Background())
@@ -226,6 +228,15 @@ func TestTracingContinuesThePublishersTrace(t *testing.T) {
 	}
 	if consumer.Parent().SpanID() != span.SpanContext().SpanID() || consumer.SpanContext().TraceID() != span.SpanContext().TraceID() {
 		t.Errorf("consumer span is not a child of the publishing span")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var line map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &line); err != nil {
+		t.Fatal(err)
+	}
+	if line["trace_id"] != span.SpanContext().TraceID().String() || line["span_id"] != consumer.SpanContext().SpanID().String() {
+		t.Errorf("access log line %v does not name the consumer span", line)
 	}
 }
 

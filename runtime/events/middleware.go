@@ -58,8 +58,10 @@ func isRecovery(m Middleware) bool {
 }
 
 // AccessLog writes one line per handled message: contract, group, consumer, message id,
-// key, attempt, disposition, duration and error (info level; warn for a retry, error for a
-// dead-letter). A nil logger logs nowhere.
+// key, attempt, disposition, duration, error, and trace_id and span_id when the handler
+// runs in a span (put AccessLog inside Tracing to log the consumer span, which continues
+// the publisher's trace). Info level; warn for a retry, error for a dead-letter. A nil
+// logger logs nowhere.
 func AccessLog(l *slog.Logger) Middleware {
 	if l == nil {
 		l = slog.New(slog.DiscardHandler)
@@ -87,6 +89,9 @@ func AccessLog(l *slog.Logger) Middleware {
 			}
 			if m.Key != "" {
 				attrs = append(attrs, slog.String("key", m.Key))
+			}
+			if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+				attrs = append(attrs, slog.String("trace_id", sc.TraceID().String()), slog.String("span_id", sc.SpanID().String()))
 			}
 			if err != nil {
 				attrs = append(attrs, slog.String("error", err.Error()))

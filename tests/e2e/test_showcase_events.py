@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -28,6 +29,7 @@ def _brokers() -> ModuleType:
     spec = importlib.util.spec_from_file_location("kit_test_brokers", BROKERS_PY)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses resolve annotations through it
     spec.loader.exec_module(module)
     return module
 
@@ -68,7 +70,11 @@ def place_and_wait_billed(svc: Service, timeout: float = 60) -> dict[str, Any]:
 
 
 def with_events(block: str) -> str:
-    return TEST_CONFIG.replace("level: error", "level: info") + "events:\n" + block
+    """The test config with info logs, tracing on (no exporter) and an events block."""
+    traced = TEST_CONFIG.replace("level: error", "level: info")
+    traced = traced.replace("otel:\n  enabled: false\n", "otel:\n  enabled: true\n  exporter: none\n")
+    assert "exporter: none" in traced
+    return traced + "events:\n" + block
 
 
 def test_in_process_by_default(showcase: Service) -> None:
@@ -85,6 +91,9 @@ def test_on_nats_jetstream(showcase_built: Built, nats_url: str, tmp_path: Path)
         line = svc.wait_log(mark, lambda line: line.get("msg") == "event" and line.get("group") == "billing")
         assert line["contract"] == "shop.orders.placed" and line["disposition"] == "ack"
         assert "events over nats" in svc.log.read_text()  # the plan, printed before start
+        # One trace from the HTTP request that published to the group that consumed.
+        http = svc.wait_log(mark, lambda line: line.get("msg") == "http request" and line.get("method") == "POST")
+        assert http["trace_id"] and line["trace_id"] == http["trace_id"], (http, line)
     finally:
         svc.stop()
 
