@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Codec encodes payloads for the wire and decodes them back. The bus stamps its content
@@ -34,10 +35,18 @@ func (JSONCodec) Decode(data []byte, v any, strict bool) error {
 	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
 		return errNilPayload
 	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	if strict {
-		dec.DisallowUnknownFields()
+	if !strict {
+		// json.Unmarshal is the fast path (no decoder to allocate); it refuses data after
+		// the value with a syntax error, reported like the strict path's.
+		err := json.Unmarshal(trimmed, v)
+		var se *json.SyntaxError
+		if errors.As(err, &se) && strings.Contains(se.Error(), "after top-level value") {
+			return errTrailingData
+		}
+		return err
 	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return err
 	}

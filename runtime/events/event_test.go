@@ -63,7 +63,7 @@ func TestDecodeRefusesBadJSON(t *testing.T) {
 	cases := map[string]string{
 		``:                     "payload: required",
 		` null `:               "payload: required",
-		`{"id":`:               "unexpected EOF",
+		`{"id":`:               "unexpected end of JSON input",
 		`{"qty":"x"}`:          "qty: expected integer, got string",
 		`{"items":[1]}`:        "items: expected string, got number",
 		`{"qty":1} {"qty":2}`:  "unexpected data after the JSON value",

@@ -116,9 +116,14 @@ func (r *runner) handle(d Delivery) {
 
 // settle applies the handler's disposition.
 func (r *runner) settle(d Delivery, m *Message, err error) {
+	disposition, delay := DispositionOf(err)
+	if disposition == Ack {
+		// The hot path: transports acknowledge without waiting (no deadline to set up).
+		r.report(d.Ack(context.Background()))
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), settleTimeout)
 	defer cancel()
-	disposition, delay := DispositionOf(err)
 	if disposition == Retry && r.handlerCtx.Err() != nil && errors.Is(err, context.Canceled) {
 		// Cut off by Stop: hand it back at once for another instance.
 		r.report(d.Nak(ctx, 0))
@@ -129,8 +134,6 @@ func (r *runner) settle(d Delivery, m *Message, err error) {
 		err = &CapError{Attempts: m.Attempt, Err: err}
 	}
 	switch disposition {
-	case Ack:
-		r.report(d.Ack(ctx))
 	case Retry:
 		if delay <= 0 {
 			delay = r.settings.Backoff(max(m.Attempt, 1))
