@@ -9,10 +9,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -32,6 +34,7 @@ type result struct {
 	publish float64 // events/s while publishing
 	e2e     float64 // events/s from the first publish to the last handled
 	p99     time.Duration
+	cpu     time.Duration // this process's CPU time per event (publisher and consumer)
 }
 
 // recorder collects latencies and signals when n events were handled.
@@ -92,7 +95,7 @@ func measure(ctx context.Context, n, batch int, rec *recorder, publish func(cont
 		}
 		break
 	}
-	start := time.Now()
+	start, cpuStart := time.Now(), cpuTime()
 	for i := 0; i < n; i += batch {
 		items := make([]payload, 0, batch)
 		for j := i; j < min(i+batch, n); j++ {
@@ -109,7 +112,15 @@ func measure(ctx context.Context, n, batch int, rec *recorder, publish func(cont
 		return result{}, fmt.Errorf("only %d of %d events handled", rec.count.Load(), n)
 	}
 	total := time.Since(start)
-	return result{publish: float64(n) / published.Seconds(), e2e: float64(n) / total.Seconds(), p99: rec.p99()}, nil
+	cpu := (cpuTime() - cpuStart) / time.Duration(n)
+	return result{publish: float64(n) / published.Seconds(), e2e: float64(n) / total.Seconds(), p99: rec.p99(), cpu: cpu}, nil
+}
+
+// cpuTime is the user and system CPU time of this process so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func encode(p *payload) []byte {
@@ -123,7 +134,16 @@ func main() {
 	n := flag.Int("n", 20000, "events per path and round")
 	batch := flag.Int("batch", 100, "events per publish batch")
 	rounds := flag.Int("rounds", 3, "rounds (the median ratio is reported)")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	flag.Parse()
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err != nil {
+			panic(err)
+		}
+		_ = pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
 	ctx := context.Background()
 	fmt.Printf("events bench: %d events of %d bytes per path, batches of %d, %d rounds\n", *n, len(encode(&payload{Pad: pad})), *batch, *rounds)
 	ok := true
@@ -138,6 +158,7 @@ func main() {
 		}) && ok
 	}
 	if !ok {
+		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }
@@ -145,20 +166,22 @@ func main() {
 // report runs the rounds of one broker and prints each round and the median ratios.
 // Rounds alternate which path runs first, so warm-up effects do not favour one.
 func report(name string, rounds int, run func(round int) (raw, bus result, err error)) bool {
-	var pubRatios, e2eRatios []float64
+	var pubRatios, e2eRatios, cpuRatios []float64
 	for round := range rounds {
 		raw, bus, err := run(round)
 		if err != nil {
 			fmt.Printf("%s round %d: %v\n", name, round+1, err)
 			return false
 		}
-		fmt.Printf("%-15s round %d  raw: publish %8.0f/s  end-to-end %8.0f/s  p99 %-9s | bus: publish %8.0f/s  end-to-end %8.0f/s  p99 %s\n",
-			name, round+1, raw.publish, raw.e2e, raw.p99.Round(time.Microsecond*10), bus.publish, bus.e2e, bus.p99.Round(time.Microsecond*10))
+		fmt.Printf("%-15s round %d  raw: publish %6.0f/s  e2e %6.0f/s  p99 %-8s cpu %-7s | bus: publish %6.0f/s  e2e %6.0f/s  p99 %-8s cpu %s\n",
+			name, round+1, raw.publish, raw.e2e, raw.p99.Round(time.Millisecond), raw.cpu.Round(100*time.Nanosecond),
+			bus.publish, bus.e2e, bus.p99.Round(time.Millisecond), bus.cpu.Round(100*time.Nanosecond))
 		pubRatios = append(pubRatios, bus.publish/raw.publish)
 		e2eRatios = append(e2eRatios, bus.e2e/raw.e2e)
+		cpuRatios = append(cpuRatios, raw.cpu.Seconds()/bus.cpu.Seconds())
 	}
-	pub, e2e := median(pubRatios), median(e2eRatios)
-	fmt.Printf("%-15s bus/raw (median): publish %.2fx  end-to-end %.2fx  (target >= 0.90x)\n", name, pub, e2e)
+	fmt.Printf("%-15s bus/raw (median): publish %.2fx  end-to-end %.2fx  events per CPU second %.2fx  (target >= 0.90x)\n",
+		name, median(pubRatios), median(e2eRatios), median(cpuRatios))
 	return true
 }
 

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/kitdev/kit/runtime/telemetry"
 )
 
@@ -176,8 +178,9 @@ func (b *Bus) stopRunners(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// Publish publishes one message. The bus stamps the codec's content type and carries the
-// W3C trace context of ctx in its header.
+// Publish publishes one message. The bus carries the W3C trace context of ctx in its header
+// and, for a codec other than JSON, the codec's content type (no header means JSON: headers
+// cost brokers noticeably, so a message carries none it does not need).
 func (b *Bus) Publish(ctx context.Context, m *Message) error {
 	err := b.PublishBatch(ctx, []*Message{m})
 	var be *BatchError
@@ -203,11 +206,18 @@ func (b *Bus) PublishBatch(ctx context.Context, msgs []*Message) error {
 }
 
 func (b *Bus) stamp(ctx context.Context, m *Message) {
-	if m.Header == nil {
-		m.Header = Header{}
+	if ct := b.codec.ContentType(); ct != jsonContentType {
+		if m.Header == nil {
+			m.Header = Header{}
+		}
+		m.Header[HeaderContentType] = ct
 	}
-	m.Header[HeaderContentType] = b.codec.ContentType()
-	telemetry.InjectHeaders(ctx, m.Header)
+	if trace.SpanContextFromContext(ctx).IsValid() {
+		if m.Header == nil {
+			m.Header = Header{}
+		}
+		telemetry.InjectHeaders(ctx, m.Header)
+	}
 }
 
 // Batch collects typed messages for one PublishBatch (see Event.Add).

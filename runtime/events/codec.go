@@ -8,9 +8,9 @@ import (
 	"strings"
 )
 
-// Codec encodes payloads for the wire and decodes them back. The bus stamps its content
-// type on every message it publishes (header "content-type") and refuses, as a payload
-// error, a consumed message stamped with another.
+// Codec encodes payloads for the wire and decodes them back. The bus stamps a content type
+// other than JSON's on every message it publishes (header "content-type"; none means
+// JSON) and refuses, as a payload error, a consumed message of another content type.
 type Codec interface {
 	ContentType() string
 	Encode(v any) ([]byte, error)
@@ -22,8 +22,10 @@ type Codec interface {
 // JSONCodec is the default codec (encoding/json).
 type JSONCodec struct{}
 
+const jsonContentType = "application/json"
+
 // ContentType is "application/json".
-func (JSONCodec) ContentType() string { return "application/json" }
+func (JSONCodec) ContentType() string { return jsonContentType }
 
 // Encode marshals v.
 func (JSONCodec) Encode(v any) ([]byte, error) { return json.Marshal(v) }

@@ -65,7 +65,7 @@ func (e Event[T]) Subscription(group Group, fn func(ctx context.Context, payload
 	sub.bind = func(codec Codec) Handler {
 		want := codec.ContentType()
 		return func(ctx context.Context, m *Message) error {
-			if got := m.Header.Get(HeaderContentType); got != "" && got != want {
+			if got := contentType(m); got != want {
 				return e.fail(codecMismatch(got, want))
 			}
 			payload, err := e.decodeWith(codec, m.Payload)
@@ -110,6 +110,14 @@ func (e Event[T]) message(codec Codec, payload *T, opts []PublishOption) (*Messa
 		o(m)
 	}
 	return m, nil
+}
+
+// contentType is the message's content type; no header means JSON.
+func contentType(m *Message) string {
+	if ct := m.Header.Get(HeaderContentType); ct != "" {
+		return ct
+	}
+	return jsonContentType
 }
 
 // RegisterError is a subscription the bus refused.

@@ -46,8 +46,8 @@ func (s *suite) roundTrip(t *testing.T) {
 		if m.Header.Get("x-tenant") != "acme" || m.Header.Get("kit-forged") != "" {
 			t.Errorf("message %d headers %v", i, m.Header)
 		}
-		if m.Header.Get(events.HeaderContentType) != "application/json" {
-			t.Errorf("message %d content type %q", i, m.Header.Get(events.HeaderContentType))
+		if ct := m.Header.Get(events.HeaderContentType); ct != "" {
+			t.Errorf("message %d carries content type %q: JSON needs none", i, ct)
 		}
 		if it.Seq == 1 && it.Note != "first" {
 			t.Errorf("payload %+v", it)
