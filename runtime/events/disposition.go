@@ -20,9 +20,13 @@ import (
 type Disposition int
 
 const (
+	// Ack settles the message as handled.
 	Ack Disposition = iota
+	// Retry hands the message back for another delivery after a delay.
 	Retry
+	// DeadLettered gives the message to the dead-letter function and settles it for good.
 	DeadLettered
+	// Dropped settles the message for good without handling or dead-lettering it.
 	Dropped
 )
 
