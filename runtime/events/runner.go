@@ -8,10 +8,15 @@ import (
 	"sync"
 )
 
+// laneBuffer is each lane's buffer; the shared channel holds MaxInFlight.
+const laneBuffer = 4
+
 // runner runs one group in this process: it takes deliveries from the transport through
 // its sink and hands them to MaxInFlight workers. Messages of one ordering key always go
 // to the same worker (its lane), so they are handled one at a time in arrival order;
-// messages without a key go to whichever worker is free.
+// messages without a key go to whichever worker is free. The channels are buffered (a
+// hand-over then rarely waits for a goroutine switch); what they hold at Stop is still
+// handled, within the stop budget.
 type runner struct {
 	bus      *Bus
 	group    Group
@@ -38,7 +43,7 @@ func (b *Bus) newRunner(g PlanGroup) *runner {
 		settings: g.settings,
 		spec:     ConsumerSpec{Group: g.Group, Contracts: g.Contracts(), Settings: g.settings},
 		handlers: map[string]Handler{},
-		shared:   make(chan Delivery),
+		shared:   make(chan Delivery, g.settings.MaxInFlight),
 		done:     make(chan struct{}),
 		seed:     maphash.MakeSeed(),
 	}
@@ -57,7 +62,7 @@ func (b *Bus) newRunner(g PlanGroup) *runner {
 func (r *runner) start(ctx context.Context) error {
 	r.lanes = make([]chan Delivery, r.settings.MaxInFlight)
 	for i := range r.lanes {
-		r.lanes[i] = make(chan Delivery)
+		r.lanes[i] = make(chan Delivery, laneBuffer)
 		r.wg.Add(1)
 		go r.work(r.lanes[i])
 	}
@@ -97,12 +102,33 @@ func (r *runner) work(own chan Delivery) {
 		case d := <-r.shared:
 			r.handle(d)
 		case <-r.done:
+			r.drain(own)
+			return
+		}
+	}
+}
+
+// drain handles what the channels still hold once the transport stopped calling the sink.
+func (r *runner) drain(own chan Delivery) {
+	for {
+		select {
+		case d := <-own:
+			r.handle(d)
+		case d := <-r.shared:
+			r.handle(d)
+		default:
 			return
 		}
 	}
 }
 
 func (r *runner) handle(d Delivery) {
+	if r.handlerCtx.Err() != nil { // the stop budget is over: hand it back unhandled
+		ctx, cancel := context.WithTimeout(context.Background(), settleTimeout)
+		defer cancel()
+		r.report(d.Nak(ctx, 0))
+		return
+	}
 	m := d.Message()
 	h, ok := r.handlers[m.Contract]
 	var err error
