@@ -31,10 +31,8 @@ func InfoFromContext(ctx context.Context) (Info, bool) {
 	return info, ok
 }
 
-func withInfo(h Handler, info Info) Handler {
-	return func(ctx context.Context, m *Message) error {
-		return h(context.WithValue(ctx, infoKey{}, info), m)
-	}
+func withInfo(ctx context.Context, info Info) context.Context {
+	return context.WithValue(ctx, infoKey{}, info)
 }
 
 // Recovery turns a handler panic into a *PanicError (retried like any error, so the

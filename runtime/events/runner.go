@@ -22,7 +22,7 @@ type runner struct {
 	group    Group
 	settings GroupSettings
 	spec     ConsumerSpec
-	handlers map[string]Handler // by contract, chain included
+	handlers map[string]bound // by contract
 
 	lanes  []chan Delivery
 	shared chan Delivery
@@ -42,21 +42,29 @@ func (b *Bus) newRunner(g PlanGroup) *runner {
 		group:    g.Group,
 		settings: g.settings,
 		spec:     ConsumerSpec{Group: g.Group, Contracts: g.Contracts(), Settings: g.settings},
-		handlers: map[string]Handler{},
+		handlers: map[string]bound{},
 		shared:   make(chan Delivery, g.settings.MaxInFlight),
 		done:     make(chan struct{}),
 		seed:     maphash.MakeSeed(),
 	}
+	r.handlerCtx, r.cancel = context.WithCancel(context.Background())
 	for _, sub := range g.subs {
 		h := sub.bind(b.codec)
 		chain := append(append([]Middleware{}, b.chain...), sub.Middleware...)
 		for i := len(chain) - 1; i >= 0; i-- {
 			h = chain[i](h)
 		}
-		r.handlers[sub.Contract] = withInfo(h, Info{Group: g.Group, Consumer: sub.Name, Transport: b.transport.Name()})
+		info := Info{Group: g.Group, Consumer: sub.Name, Transport: b.transport.Name()}
+		r.handlers[sub.Contract] = bound{h: h, ctx: withInfo(r.handlerCtx, info)}
 	}
-	r.handlerCtx, r.cancel = context.WithCancel(context.Background())
 	return r
+}
+
+// bound is a subscription's handler, chain included, with the context it runs in (the
+// runner's, carrying the subscription's Info: built once, not per message).
+type bound struct {
+	h   Handler
+	ctx context.Context
 }
 
 func (r *runner) start(ctx context.Context) error {
@@ -130,10 +138,10 @@ func (r *runner) handle(d Delivery) {
 		return
 	}
 	m := d.Message()
-	h, ok := r.handlers[m.Contract]
+	b, ok := r.handlers[m.Contract]
 	var err error
 	if ok {
-		err = h(r.handlerCtx, m)
+		err = b.h(b.ctx, m)
 	} else {
 		err = DeadLetter(fmt.Errorf("group %q does not consume %q", r.group, m.Contract))
 	}

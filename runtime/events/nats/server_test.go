@@ -15,9 +15,14 @@ import (
 // natsURL is the nats-server (with JetStream) that TestMain starts for the package.
 var natsURL string
 
-// TestMain starts a real nats-server (scripts/test-tools/nats.sh installs it into
+// TestMain uses the nats-server named by KIT_NATS_URL (scripts/test starts one for the
+// whole run) or starts a real one (scripts/test-tools/nats.sh installs it into
 // $(go env GOPATH)/bin) on a free loopback port and stops it after the tests.
 func TestMain(m *testing.M) {
+	if url := os.Getenv("KIT_NATS_URL"); url != "" {
+		natsURL = url
+		os.Exit(m.Run())
+	}
 	stop, url, err := startServer()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "events/nats tests:", err)
