@@ -266,3 +266,30 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(p)
 }
+
+// upperJSON is a codec of its own content type (JSON underneath).
+type upperJSON struct{ events.JSONCodec }
+
+func (upperJSON) ContentType() string { return "application/x-kit-test" }
+
+func TestCustomCodecIsStampedAndChecked(t *testing.T) {
+	broker := events.NewInProcess()
+	var dead deadLetters
+	same := events.New(broker.Connect(), events.WithCodec(upperJSON{}))
+	other := events.New(broker.Connect(), events.WithDeadLetter(dead.fn)) // the JSON codec
+	t.Cleanup(func() { _ = same.Close(context.Background()); _ = other.Close(context.Background()) })
+	got := make(chan *Placed, 1)
+	_ = OrderPlaced.Subscribe(same, "same", func(_ context.Context, p *Placed) error { got <- p; return nil })
+	_ = OrderPlaced.Subscribe(other, "other", func(context.Context, *Placed) error { t.Error("JSON bus handled it"); return nil })
+	_ = same.Start(context.Background())
+	_ = other.Start(context.Background())
+	if err := OrderPlaced.Publish(context.Background(), same, &Placed{OrderID: "c"}); err != nil {
+		t.Fatal(err)
+	}
+	if p := <-got; p.OrderID != "c" {
+		t.Errorf("decoded %+v", p)
+	}
+	if reasons := dead.wait(t, 1); !errors.Is(reasons[0], events.ErrCodecMismatch) {
+		t.Errorf("JSON bus dead-letter reason %v", reasons[0])
+	}
+}
