@@ -376,11 +376,11 @@ func (s *suite) stopWithRetryPending(t *testing.T) {
 	case <-time.After(s.f.Timeout):
 		t.Fatal("the handler never ran")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	start := time.Now()
 	_ = b.Close(ctx)
-	if took := time.Since(start); took > 3*time.Second {
+	if took := time.Since(start); took > 10*time.Second { // a busy machine's leave is not this slow
 		t.Errorf("Close waited %s for a message waiting for its retry", took)
 	}
 }

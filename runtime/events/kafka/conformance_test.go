@@ -20,7 +20,7 @@ func connect(t *testing.T, opts ...kafka.Option) events.Transport {
 }
 
 // features: a classic group's first rebalance takes a few seconds before it fetches.
-var features = eventstest.Features{Durable: true, NoDuplicatesOnStop: true, JoinDelay: 4 * time.Second, Timeout: 40 * time.Second}
+var features = eventstest.Features{Durable: true, NoDuplicatesOnStop: true, JoinDelay: 6 * time.Second, Timeout: 40 * time.Second}
 
 func TestClassicGroupConformance(t *testing.T) {
 	t.Parallel()
