@@ -88,7 +88,7 @@ func kafkaBus(ctx context.Context, seeds []string, topic string, n, batch int) (
 	}
 	ev := events.NewEvent[payload](topic, (*payload).Validate)
 	group := events.Group("bus-" + topic)
-	b := events.New(tr, events.WithGroup(group, events.GroupSettings{StartAt: events.StartAll}))
+	b := events.New(tr, events.WithGroup(group, events.GroupSettings{StartAt: events.StartAll, MaxInFlight: maxInFlight}))
 	defer b.Close(context.Background())
 	rec := newRecorder(n)
 	if err := ev.Subscribe(b, group, func(_ context.Context, p *payload) error { rec.handled(p); return nil }); err != nil {

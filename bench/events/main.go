@@ -29,6 +29,9 @@ func (p *payload) Validate() error { return nil }
 
 var pad = strings.Repeat("x", 128)
 
+// maxInFlight is the bus groups' MaxInFlight (-inflight).
+var maxInFlight int
+
 // result is one path's measurement.
 type result struct {
 	publish float64 // events/s while publishing
@@ -135,6 +138,7 @@ func main() {
 	batch := flag.Int("batch", 100, "events per publish batch")
 	rounds := flag.Int("rounds", 3, "rounds (the median ratio is reported)")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+	flag.IntVar(&maxInFlight, "inflight", 0, "the bus group's MaxInFlight (0: the default, 16)")
 	flag.Parse()
 	if *profile != "" {
 		f, err := os.Create(*profile)

@@ -80,7 +80,7 @@ func natsBus(ctx context.Context, url string, cfg jetstream.StreamConfig, subjec
 		return result{}, err
 	}
 	ev := events.NewEvent[payload](subject, (*payload).Validate)
-	b := events.New(tr)
+	b := events.New(tr, events.WithGroup("bus", events.GroupSettings{MaxInFlight: maxInFlight}))
 	defer b.Close(context.Background())
 	rec := newRecorder(n)
 	if err := ev.Subscribe(b, "bus", func(_ context.Context, p *payload) error { rec.handled(p); return nil }); err != nil {

@@ -14,8 +14,9 @@ type Message struct {
 	// Key is the ordering key: messages of one key are handled in publish order by one
 	// consumer instance (and, on Kafka, land on one partition). Empty means unordered.
 	Key string
-	// Header holds application metadata and the W3C trace context. Keys starting with
-	// "kit-" are reserved for the bus and its transports.
+	// Header holds application metadata and the W3C trace context (nil when there is
+	// none; Get works on nil). Keys starting with "kit-" are reserved for the bus and its
+	// transports.
 	Header Header
 	// Payload is the encoded payload (see Codec).
 	Payload []byte

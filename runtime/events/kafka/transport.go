@@ -193,7 +193,7 @@ func (t *Transport) Subscribe(ctx context.Context, spec events.ConsumerSpec, sin
 const headerID = "kit-id"
 
 func toRecord(m *events.Message) *kgo.Record {
-	r := &kgo.Record{Topic: m.Contract, Value: m.Payload, Headers: make([]kgo.RecordHeader, 0, len(m.Header)+1)}
+	r := &kgo.Record{Topic: m.Contract, Value: m.Payload}
 	if m.Key != "" {
 		r.Key = []byte(m.Key)
 	}
@@ -207,12 +207,14 @@ func toRecord(m *events.Message) *kgo.Record {
 }
 
 func fromRecord(r *kgo.Record, attempt int) *events.Message {
-	m := &events.Message{Contract: r.Topic, Key: string(r.Key), Payload: r.Value, Attempt: attempt, Raw: r,
-		Header: make(events.Header, len(r.Headers))}
+	m := &events.Message{Contract: r.Topic, Key: string(r.Key), Payload: r.Value, Attempt: attempt, Raw: r}
 	for _, h := range r.Headers {
 		if h.Key == headerID {
 			m.ID = string(h.Value)
 			continue
+		}
+		if m.Header == nil { // most records carry none: no map for them
+			m.Header = make(events.Header, len(r.Headers))
 		}
 		m.Header[h.Key] = string(h.Value)
 	}

@@ -200,7 +200,7 @@ func toNATS(m *events.Message) *natsgo.Msg {
 }
 
 func fromNATS(subject string, h natsgo.Header, data []byte, attempt int) *events.Message {
-	m := &events.Message{Contract: subject, Payload: data, Attempt: attempt, Header: events.Header{}}
+	m := &events.Message{Contract: subject, Payload: data, Attempt: attempt}
 	for k, vs := range h {
 		switch {
 		case k == headerMsgID:
@@ -209,6 +209,9 @@ func fromNATS(subject string, h natsgo.Header, data []byte, attempt int) *events
 			m.Key = first(vs)
 		case strings.HasPrefix(k, "Nats-"):
 		default:
+			if m.Header == nil { // most messages carry none: no map for them
+				m.Header = events.Header{}
+			}
 			m.Header[k] = first(vs)
 		}
 	}
