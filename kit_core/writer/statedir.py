@@ -6,10 +6,12 @@
         cache      what produced each output (`kit_core.incremental`)
         project    the project root it belongs to (for a person looking around)
 
-`XDG_CACHE_HOME` defaults to `~/.cache`. The project is named by its real path, so two
-spellings of one project (a symlinked path) share one lock. When the cache home cannot be
-written, the folder is made under the system temporary directory instead
-(`<tmp>/kit-<uid>/`). Deleting the folder loses nothing but speed.
+`XDG_CACHE_HOME` defaults to `~/.cache`; `KIT_CACHE_DIR`, when set, replaces
+`$XDG_CACHE_HOME/kit` (the tests use it, so that other tools keep their caches). The
+project is named by its real path, so two spellings of one project (a symlinked path) share
+one lock. When the cache home cannot be written, the folder is made under the system
+temporary directory instead (`<tmp>/kit-<uid>/`). Deleting the folder loses nothing but
+speed.
 """
 
 from __future__ import annotations
@@ -24,11 +26,14 @@ class StateDirError(OSError):
     """No folder for the project's state could be made."""
 
 
-def cache_home() -> Path:
+def kit_cache_home() -> Path:
+    own = os.environ.get("KIT_CACHE_DIR")
+    if own and os.path.isabs(own):
+        return Path(own)
     xdg = os.environ.get("XDG_CACHE_HOME")
     if xdg and os.path.isabs(xdg):
-        return Path(xdg)
-    return Path.home() / ".cache"
+        return Path(xdg) / "kit"
+    return Path.home() / ".cache" / "kit"
 
 
 def project_id(project_root: Path | str) -> str:
@@ -41,7 +46,7 @@ def state_dir(project_root: Path | str) -> Path:
     name = project_id(project_root)
     uid = os.getuid() if hasattr(os, "getuid") else 0
     problems = []
-    for base in (cache_home() / "kit", Path(tempfile.gettempdir()) / f"kit-{uid}"):
+    for base in (kit_cache_home(), Path(tempfile.gettempdir()) / f"kit-{uid}"):
         folder = base / name
         try:
             folder.mkdir(parents=True, exist_ok=True, mode=0o700)

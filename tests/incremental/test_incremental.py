@@ -179,7 +179,7 @@ def test_cache_stays_out_of_the_project(tmp_path: Path) -> None:
     written = set(out.report.written) if out.report else set()
     assert set(tree(tmp_path)) == before | written
     folder = state_dir(tmp_path)
-    assert folder.is_relative_to(Path(os.environ["XDG_CACHE_HOME"]))
+    assert folder.is_relative_to(Path(os.environ["KIT_CACHE_DIR"]))
     assert store.path_of(folder).is_file()
 
 
