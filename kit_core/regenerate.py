@@ -184,7 +184,7 @@ class _Run:
         with paused_gc():
             if design.module is None:
                 _, design.module = program.find_go_module(self.project_root)
-            keys = _keys(design, self.build)
+            keys = _keys(design, self.build, checked.analysis)
             units = program.units(design, checked.analysis, self.targets, keys if self.resident else None)
             fresh = {u.name: keys.of(u) for u in units}
             todo, known, check = self._reusable(units, fresh)
@@ -290,7 +290,12 @@ def _stat(root: str, path: str) -> list[int] | None:
         return None
 
 
-def _keys(design: Design, build: str) -> Any:
+def _keys(design: Design, build: str, analysis: Any) -> Any:
+    """The keys of this run's units. Their common part names kit, the manifest, the module, and
+    the declaration names that clash across packages (generated names take a package prefix
+    then - the OpenAPI components and the Go functions validating generic instances)."""
+    from kit_core.generators.openapi import symbols_of
+    from kit_core.generators.openapi.names import DeclNames
     from kit_core.incremental.keys import DesignKeys, base_key
 
     root = design.root
@@ -302,7 +307,8 @@ def _keys(design: Design, build: str) -> Any:
         except OSError:
             protos[os.path.relpath(p, root)] = b"\0unreadable"
     manifest_text = _manifest_text(design)
-    base = base_key(build, manifest_text, design.module or "", design.design_dir)
+    clashing = ",".join(sorted(DeclNames(symbols_of(analysis)).clashing))
+    base = base_key(build, manifest_text, design.module or "", design.design_dir, clashing)
     return DesignKeys(base, files, protos)
 
 

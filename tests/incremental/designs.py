@@ -78,6 +78,10 @@ service ItemService {
 		request  ListReq
 		response shared.Page<Item>
 	}
+
+	post PutMany /many {
+		request shared.Page<Item[]>
+	}
 }
 
 event ItemChanged {
@@ -213,6 +217,7 @@ EDITS: list[Edit] = [
     _sub("kit.design.yaml", "fileCase: snake", "fileCase: kebab"),
     _sub("kit.design.yaml", "basePath: /api", "basePath: /v2"),
     _toggle_file("notes/more.kit", "package notes\n\ntype Extra {\n\tn int @gte(1)\n}\n"),
+    _toggle_file("notes/item.kit", "package notes\n\ntype Item {\n\tn int\n}\n"),  # a name two packages declare
     _toggle_file("audit/audit.kit", "package audit\n\nevent Seen {\n\tpayload orders.Order\n}\n"),
     _rename_method,
     _output("internal/types/items/types.go"),
