@@ -34,16 +34,33 @@ def go_available() -> bool:
 
 
 def make_project(example: str, root: Path) -> Path:
-    """A project root holding the example's design and go.mod (replace -> this runtime)."""
+    """A project root holding the example's committed files (design, go.mod with the replace
+    pointed at this runtime, and its own code: logic stubs, middleware, config)."""
     src = REPO / "examples" / example
     if root.exists():
         shutil.rmtree(root)
-    shutil.copytree(src / "design", root / "design")
+    for rel in example_files(example):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(src / rel, root / rel)
     gomod = (src / "go.mod").read_text().replace("../../runtime", str(RUNTIME))
     (root / "go.mod").write_text(gomod)
-    if (src / "go.sum").exists():
-        shutil.copy(src / "go.sum", root / "go.sum")
     return root
+
+
+def example_files(example: str) -> list[str]:
+    """The files of an example that are not generated: what git tracks (or would, for new
+    files); every file but built binaries where git is not available."""
+    src = REPO / "examples" / example
+    try:
+        listed = subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "."],
+            cwd=src,
+            capture_output=True,
+            check=True,
+        ).stdout.decode()
+    except (OSError, subprocess.CalledProcessError):
+        return [p.relative_to(src).as_posix() for p in src.rglob("*") if p.is_file() and "bin" not in p.parts]
+    return sorted(p for p in listed.split("\0") if p and (src / p).is_file())
 
 
 def generate(root: Path) -> Any:
