@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 MINIMUM = (0, 11)
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 NVIM_RTP = REPO / "editors" / "neovim"
 
 
