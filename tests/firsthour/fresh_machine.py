@@ -68,6 +68,29 @@ def machine_path(*first: Path) -> str:
     return os.pathsep.join(dict.fromkeys(dirs))
 
 
+def clean_env(*first: Path, drop: tuple[str, ...] = ()) -> dict[str, str]:
+    """This process's environment as a new user's shell would have it: no virtualenv or
+    kit settings of the test run, PATH with ``first`` ahead (machine_path)."""
+    gone = ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "KIT_", *drop)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(gone)}
+    own = str(Path(sys.executable).parent)  # the test run's virtualenv is not the user's
+    env["PATH"] = os.pathsep.join(p for p in machine_path(*first).split(os.pathsep) if p != own)
+    return env
+
+
+def stop_group(proc: subprocess.Popen[str]) -> int:
+    """Ctrl-C to a process group started with start_new_session, as a terminal would send
+    it; killed if it lingers."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGINT)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    return proc.returncode
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -127,12 +150,4 @@ class Demo:
         raise AssertionError(f"the demo printed no banner in {timeout} s:\n{self.output}")
 
     def stop(self) -> int:
-        """Ctrl-C to the demo's process group, as a terminal would; killed if it lingers."""
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGINT)
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
-        return self.proc.returncode
+        return stop_group(self.proc)

@@ -11,14 +11,14 @@ block is a Go function: replace the function of the same signature in PATH), `se
 from __future__ import annotations
 
 import json
-import os
 import re
 import shlex
-import signal
 import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from fresh_machine import stop_group
 
 MARKER = re.compile(r"^<!-- first-hour: (\S+)(?: (\S+))? -->\s*$")
 FENCE = re.compile(r"^```(\S*)\s*$")
@@ -117,13 +117,8 @@ class Session:
         raise AssertionError(f"{command} did not listen within {timeout} s:\n{log.read_text()}")
 
     def stop(self) -> None:
-        if self.served is not None and self.served.poll() is None:
-            os.killpg(self.served.pid, signal.SIGINT)
-            try:
-                self.served.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.served.pid, signal.SIGKILL)
-                self.served.wait()
+        if self.served is not None:
+            stop_group(self.served)
 
 
 def expectations(block: str) -> list[tuple[str, str]]:

@@ -6,15 +6,13 @@ that work. Its time on a fresh machine is measured by bench/demo/bench_demo.py."
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
-import sys
 import urllib.request
 from pathlib import Path
 
 import pytest
-from fresh_machine import Demo, copy_checkout, free_port, fresh_venv, machine_path, tripwires
+from fresh_machine import Demo, clean_env, copy_checkout, free_port, fresh_venv, tripwires
 
 pytestmark = pytest.mark.skipif(
     not all(shutil.which(t) for t in ("go", "git", "curl", "bash")), reason="go, git, curl and bash are needed"
@@ -22,10 +20,7 @@ pytestmark = pytest.mark.skipif(
 
 
 def demo_env(tmp_path: Path, venv_bin: Path, trip: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
-    path = machine_path(venv_bin, trip).split(os.pathsep)
-    own = str(Path(sys.executable).parent)  # the test run's virtualenv is not the new user's
-    env["PATH"] = os.pathsep.join(p for p in path if p != own)
+    env = clean_env(venv_bin, trip)
     env["VIRTUAL_ENV"] = str(venv_bin.parent)
     env["KIT_CACHE_DIR"] = str(tmp_path / "kit-cache")
     return env

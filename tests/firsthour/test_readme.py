@@ -13,21 +13,19 @@ The one thing the test changes on the way: the service's ports (free ones instea
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from fresh_machine import REPO, copy_checkout, free_port, machine_path
+from fresh_machine import REPO, clean_env, copy_checkout, free_port
 from readme_walk import Session, expectations, same_output, steps
 
 from kit_core.runtime_dist import RUNTIME_MODULE, go_version
 
-pytestmark = pytest.mark.skipif(
-    not all(shutil.which(t) for t in ("go", "git", "curl", "bash", "cc")), reason="go, git, curl, bash and cc are needed"
-)
+TOOLS = ("go", "git", "curl", "bash", "cc")
+pytestmark = pytest.mark.skipif(not all(shutil.which(t) for t in TOOLS), reason=f"{', '.join(TOOLS)} are needed")
 
 
 def go_env(name: str) -> str:
@@ -35,9 +33,7 @@ def go_env(name: str) -> str:
 
 
 def newcomer_env(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "PYTHON", "KIT_", "XDG_", "GO"))}
-    own = str(Path(sys.executable).parent)  # the test run's virtualenv is not the newcomer's
-    env["PATH"] = os.pathsep.join(p for p in machine_path().split(os.pathsep) if p != own)
+    env = clean_env(drop=("XDG_", "GO", "PIP_"))
     env["HOME"] = str(home)
     # The machine's Go module and build caches and pip's download cache: downloads are not
     # what this test is about. kit's own cache is the newcomer's (under HOME).
