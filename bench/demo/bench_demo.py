@@ -64,11 +64,11 @@ def main() -> None:
         with tempfile.TemporaryDirectory(prefix="kit-bench-demo-") as tmp:
             base = baseline(Path(tmp))
             wall, reported, cpu = demo_once(Path(tmp))
-        load = os.getloadavg()[0]
+        load, cores = os.getloadavg()[0], os.cpu_count() or 1
         print(
             f"demo to answering: {wall:.1f} s (the demo says {reported} s; target < 90 s); "
             f"baseline runtime build {base:.1f} s; ratio {wall / base:.2f}; "
-            f"CPU time of the demo {cpu:.0f} s (with {os.cpu_count()} idle cores, wall >= {cpu / (os.cpu_count() or 1):.0f} s); "
+            f"CPU time of the demo {cpu:.0f} s (on {cores} idle cores, wall >= {cpu / cores:.0f} s); "
             f"load average {load:.1f}"
         )
 
