@@ -62,6 +62,7 @@ def test_demo_installs_only_the_main_job_and_serves_a_working_todo_api(tmp_path:
     assert not record.exists(), f"the demo ran tools the main job does not need:\n{record.read_text()}"
     installed = subprocess.run(
         [str(tmp_path / "venv/bin/python"), "-c", "import kit_core; print(kit_core.__file__)"],
+        cwd=tmp_path,  # not this checkout's folder, which -c would import from
         capture_output=True,
         text=True,
         check=True,
