@@ -162,6 +162,8 @@ def build_once(example: str, shared_tmp: Path) -> Built:
         vet = run(["go", "vet", "./..."], root).stdout
         binary = root / "bin" / example
         run(["go", "build", "-o", str(binary), "."], root)
+        if (root / "internal/e2eclient").is_dir():  # the Go client of the gRPC tests
+            run(["go", "test", "-c", "-o", str(root / "bin" / "e2eclient"), "./internal/e2eclient"], root)
         built = Built(root, binary, fmt, vet)
         marker.write_text(json.dumps({"root": str(root), "binary": str(binary), "gofmt": fmt, "vet": vet}))
         return built
@@ -171,6 +173,9 @@ TEST_CONFIG = """\
 server:
   addr: "127.0.0.1:0"
   strictJSON: true
+grpc:
+  addr: "127.0.0.1:0"
+  reflection: true
 logging:
   level: error
 serviceName: e2e
@@ -189,9 +194,10 @@ docs:
 
 @dataclass
 class Service:
-    base: str
+    base: str  # http://host:port of the HTTP listener ("" for a gRPC-only service)
     proc: subprocess.Popen[str]
     log: Path
+    grpc: str = ""  # host:port of the gRPC listener, when the service has one
 
     def mark(self) -> int:
         """The current end of the service's output (stdout and stderr), for log_since."""
@@ -245,12 +251,15 @@ def start(built: Built, workdir: Path, config: str = TEST_CONFIG, env: dict[str,
         text=True,
         env={**os.environ, **(env or {})},
     )
+    config_go = (built.root / "config" / "config.go").read_text()
+    wants = [s for s, key in (("http://", 'yaml:"server"'), ("grpc://", 'yaml:"grpc"')) if key in config_go]
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         text = log.read_text()
-        if "listening on " in text:
-            base = text.split("listening on ", 1)[1].split()[0]
-            return Service(base, proc, log)
+        found = {s: text.split(f"listening on {s}", 1)[1].split()[0] for s in wants if f"listening on {s}" in text}
+        if len(found) == len(wants):
+            base = "http://" + found["http://"] if "http://" in found else ""
+            return Service(base, proc, log, found.get("grpc://", ""))
         if proc.poll() is not None:
             raise AssertionError(f"service exited with {proc.returncode}:\n{text}")
         time.sleep(0.05)
