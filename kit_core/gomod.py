@@ -94,9 +94,11 @@ def plan(gomod: GoMod, copy: RuntimeCopy) -> PinPlan:
     if main not in gomod.replaces and main in gomod.requires:
         return PinPlan(())  # a published runtime version
     edits: list[str] = []
+    touched: list[str] = []
     for module in copy.modules:
         if module.path in gomod.replaces and not gomod.managed(module.path):
             continue
+        before = len(edits)
         rep = gomod.replaces.get(module.path)
         want = copy.dir_of(module).resolve()
         if rep is None or rep.folder(gomod.dir) != want:
@@ -104,21 +106,26 @@ def plan(gomod: GoMod, copy: RuntimeCopy) -> PinPlan:
         required = module.path == main or module.path in gomod.requires
         if required and gomod.requires.get(module.path) != copy.version:
             edits.append(f"-require={module.path}@{copy.version}")
+        if len(edits) > before:
+            touched.append(module.path)
     if not edits:
         return PinPlan(())
-    return PinPlan(tuple(edits), _message(gomod, copy))
+    return PinPlan(tuple(edits), _message(gomod, copy, touched))
 
 
-def _message(gomod: GoMod, copy: RuntimeCopy) -> str:
-    before = gomod.requires.get(RUNTIME_MODULE)
-    if before is None or RUNTIME_MODULE not in gomod.replaces:
+def _message(gomod: GoMod, copy: RuntimeCopy, touched: list[str]) -> str:
+    main = RUNTIME_MODULE
+    before = gomod.requires.get(main)
+    if before is None or main not in gomod.replaces:
         what = f"pinned the kit runtime {copy.version}"
     elif before != copy.version:
         what = f"kit was upgraded: moved the kit runtime from {before} to {copy.version}"
-    else:
+    elif main in touched:
         what = f"moved the kit runtime {copy.version} to kit's current copy"
+    else:
+        what = f"pinned {', '.join(touched)} to the kit runtime {copy.version}"
     return (
-        f"{what} (require and replace lines of {RUNTIME_MODULE}, edited with `go mod edit`; "
+        f"{what} (require and replace lines of kit's runtime modules, edited with `go mod edit`; "
         f"no other line was touched): {copy.root}; run `go mod tidy` before building"
     )
 

@@ -139,6 +139,18 @@ def test_upgrading_kit_moves_the_project_and_says_so(tmp_path: Path) -> None:
     assert after.replaces[NATS_MOD].path == str(new.root / "events/nats")
 
 
+def test_a_transport_required_by_tidy_is_moved_to_kit_version_and_named(tmp_path: Path) -> None:
+    project = go_mod(tmp_path / "app")
+    copy = runtime_dist.materialize(fake_runtime(tmp_path / "src"), "v0.1.0")
+    gomod.pin_runtime(project, copy)
+    subprocess.run(
+        ["go", "mod", "edit", f"-require={NATS_MOD}@v0.0.0-00010101000000-000000000000"], cwd=project, check=True
+    )
+    (notice,) = gomod.pin_runtime(project, copy)
+    assert notice.message.startswith(f"pinned {NATS_MOD} to the kit runtime v0.1.0 (")
+    assert go_json(project).requires[NATS_MOD] == "v0.1.0"
+
+
 def test_a_copy_removed_from_the_cache_is_made_again(tmp_path: Path) -> None:
     project = go_mod(tmp_path / "app")
     src = fake_runtime(tmp_path / "src")

@@ -82,6 +82,7 @@ def test_the_readme_first_hour_in_an_empty_folder(tmp_path: Path) -> None:
     installed_from_the_wheel(session)
     built_against_the_wheels_runtime(session, project, home)
     upgrading_kit_moves_the_project(session, project, home)
+    a_transport_module_builds_from_the_wheel_too(session, project)
     a_published_runtime_is_left_alone(session)
 
 
@@ -114,6 +115,27 @@ def upgrading_kit_moves_the_project(session: Session, project: Path, home: Path)
     assert f"kit was upgraded: moved the kit runtime from v0.0.9 to {go_version()}" in out.stderr
     assert str(old) not in (project / "go.mod").read_text()
     session.shell("go build -o bin/hello .")
+
+
+NATS = f"{RUNTIME_MODULE}/events/nats"
+
+
+def a_transport_module_builds_from_the_wheel_too(session: Session, project: Path) -> None:
+    """The runtime's other modules (transports with their own go.mod) are replaced too: code
+    importing one tidies and builds; the next `kit gen` requires it at kit's version."""
+    probe = project / "internal/probe/probe.go"
+    probe.parent.mkdir(parents=True)
+    probe.write_text(
+        f'package probe\n\nimport "{NATS}"\n\n'
+        "// Connect opens a NATS transport.\nvar Connect = nats.Connect\n"
+    )
+    session.shell("go mod tidy && go build ./...")
+    assert json.loads(session.shell(f"go list -m -json {NATS}").stdout)["Replace"]["Dir"].endswith("/events/nats")
+    out = session.shell("kit gen design")
+    assert "go.mod" in out.stderr  # the transport's require moved to kit's version, and it says so
+    requires = {r["Path"]: r["Version"] for r in json.loads(session.shell("go mod edit -json").stdout)["Require"]}
+    assert requires[NATS] == requires[RUNTIME_MODULE] == go_version()
+    session.shell("go build ./...")
 
 
 def a_published_runtime_is_left_alone(session: Session) -> None:
