@@ -44,7 +44,7 @@ def make_project(example: str, root: Path) -> Path:
         src = DESIGNS / example
     if root.exists():
         shutil.rmtree(root)
-    for rel in example_files(example):
+    for rel in example_files(src):
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(src / rel, root / rel)
     gomod = (src / "go.mod").read_text().replace("../../runtime", str(RUNTIME))
@@ -52,10 +52,10 @@ def make_project(example: str, root: Path) -> Path:
     return root
 
 
-def example_files(example: str) -> list[str]:
-    """The files of an example that are not generated: what git tracks (or would, for new
-    files); every file but built binaries where git is not available."""
-    src = REPO / "examples" / example
+def example_files(src: Path) -> list[str]:
+    """The files of an example (or test design) folder that are not generated: what git
+    tracks (or would, for new files); every file but built binaries where git is not
+    available."""
     try:
         listed = subprocess.run(
             ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "."],
@@ -64,7 +64,8 @@ def example_files(example: str) -> list[str]:
             check=True,
         ).stdout.decode()
     except (OSError, subprocess.CalledProcessError):
-        return [p.relative_to(src).as_posix() for p in src.rglob("*") if p.is_file() and "bin" not in p.parts]
+        files = (p.relative_to(src) for p in src.rglob("*") if p.is_file())
+        return sorted(p.as_posix() for p in files if "bin" not in p.parts)
     return sorted(p for p in listed.split("\0") if p and (src / p).is_file())
 
 

@@ -95,7 +95,8 @@ def test_docs_and_spec_routes(todo: Service) -> None:
 def test_the_example_ships_its_logic_and_generation_keeps_it(todo_built: Built) -> None:
     """examples/todo commits its logic stubs (an in-memory store): the service the demo runs
     is that code, and `kit gen` writing the project left every line of it."""
-    committed = [p for p in example_files("todo") if p.startswith(("internal/service/", "internal/middleware/"))]
+    own = ("internal/service/", "internal/middleware/")
+    committed = [p for p in example_files(REPO / "examples/todo") if p.startswith(own)]
     assert "internal/service/todo_service/store.go" in committed
     assert "internal/middleware/request_log_middleware.go" in committed
     for rel in committed:
