@@ -80,4 +80,3 @@ func BenchmarkCreate(b *testing.B)  { benchBoth(b, "POST", "/v1/users", createBo
 func BenchmarkInvalid(b *testing.B) { benchBoth(b, "POST", "/v1/users", invalidBody, 400) }
 func BenchmarkGet(b *testing.B)     { benchBoth(b, "GET", "/v1/users/u-42?verbose=true", "", 200) }
 func BenchmarkList(b *testing.B)    { benchBoth(b, "GET", "/v1/users?limit=50", "", 200) }
-
