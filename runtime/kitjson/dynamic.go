@@ -253,4 +253,3 @@ func (d *Decoder) failKey(key string, err error, expected string) {
 	d.fail("key " + strconv.Quote(key) + ": " + reason)
 	f.hasKey = true
 }
-

@@ -281,7 +281,7 @@ func TestIntegers(t *testing.T) {
 		"0": "", "-0": "", "9223372036854775807": "", "-9223372036854775808": "",
 		"9223372036854775808":  "number out of range for int64",
 		"-9223372036854775809": "number out of range for int64",
-		"1e18": "", "1e19": "number out of range for int64", "10.0e-1": "", "100e-2": "", "0.1e1": "",
+		"1e18":                 "", "1e19": "number out of range for int64", "10.0e-1": "", "100e-2": "", "0.1e1": "",
 		"1.05e1": "expected integer, got number", "1e-1": "expected integer, got number",
 		"0.0000000000000000000000000001e28": "", "12345678901234567890123e-22": "expected integer, got number",
 		"1000000000000000000000000e-24": "", "1e999999999999": "number out of range for int64",

@@ -116,7 +116,7 @@ func (d *Decoder) Int(bitSize int) int64 {
 		return 0
 	}
 	if neg {
-		return -int64(mag - 1) - 1 // -limit does not overflow
+		return -int64(mag-1) - 1 // -limit does not overflow
 	}
 	return int64(mag)
 }
