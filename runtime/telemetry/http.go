@@ -16,7 +16,13 @@ import (
 // http.server.response.body.size histograms labelled with the matched
 // route pattern (http.route), never the concrete path. Install it with
 // server.WithTelemetry, not with Use.
+//
+// With both otel.enabled and metrics.enabled false it returns the handler
+// it is given: nothing of telemetry is left on the request path.
 func (t *Telemetry) HTTPMiddleware() func(http.Handler) http.Handler {
+	if !t.cfg.Otel.Enabled && !t.cfg.Metrics.Enabled {
+		return func(next http.Handler) http.Handler { return next }
+	}
 	return func(next http.Handler) http.Handler {
 		inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			r, st := reqctx.Ensure(r)

@@ -6,6 +6,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -505,5 +507,27 @@ func TestRouteLabelOutsideWithTelemetry(t *testing.T) {
 	}
 	if !routes["/orders/{id}"] || !routes["/items/{id}"] || strings.Contains(body, "/orders/9") {
 		t.Fatalf("routes %v", routes)
+	}
+}
+
+// With tracing and metrics both off the middleware is the identity: the
+// handler it returns is the one it was given (nothing runs per request),
+// and a request is still served. With either on, it wraps.
+func TestHTTPMiddlewareOffIsIdentity(t *testing.T) {
+	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusTeapot) })
+	off := initTelemetry(t, config(false, false)).HTTPMiddleware()(inner)
+	if reflect.ValueOf(off).Pointer() != reflect.ValueOf(inner).Pointer() {
+		t.Fatalf("telemetry off still wraps the handler: %T", off)
+	}
+	rec := httptest.NewRecorder()
+	off.ServeHTTP(rec, httptest.NewRequest("GET", "/x", nil))
+	if rec.Code != http.StatusTeapot {
+		t.Fatalf("status %d", rec.Code)
+	}
+	for _, c := range []telemetry.Config{config(true, false), config(false, true)} {
+		h := initTelemetry(t, c).HTTPMiddleware()(inner)
+		if reflect.ValueOf(h).Kind() == reflect.Func && reflect.ValueOf(h).Pointer() == reflect.ValueOf(inner).Pointer() {
+			t.Fatalf("config %+v: not instrumented", c)
+		}
 	}
 }
