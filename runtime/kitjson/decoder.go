@@ -2,6 +2,7 @@ package kitjson
 
 import (
 	"math/bits"
+	"strconv"
 	"sync"
 )
 
@@ -27,6 +28,9 @@ const (
 	// optional member of type any, which would take null as a value).
 	NotNull
 )
+
+// IntSize is the size in bits of int and uint (for Int and Uint).
+const IntSize = strconv.IntSize
 
 // maxDepth bounds nesting, as encoding/json does.
 const maxDepth = 10000

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from kit_core.generators.base import GenContext, Notice, OutputFile
 from kit_core.generators.go import (
     binding_file,
+    codec,
     contracts,
     enums,
     errors,
@@ -73,7 +74,8 @@ def parts(g: GoGen) -> Iterator[list[OutputFile]]:
 
 
 def package_types(g: GoGen, pkg: Package) -> list[OutputFile]:
-    out = [module.generate(g, pkg) for module in (types, validate, enums, errors)]
+    modules = (types, validate, enums, errors) if g.layout.kind == "contracts" else (types, validate, enums, errors, codec)
+    out = [module.generate(g, pkg) for module in modules]
     return [f for f in out if f is not None]
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from kit_core.generators.go.design import GoDesign
 from kit_core.generators.go.render import go_string
 from kit_core.generators.go.typemap import TypeMapper
-from kit_core.semantics import FieldBinding, Location, TypeShape
+from kit_core.semantics import FieldBinding, Location, TypeShape, is_optional
 from kit_core.symbols import FLOAT_PRIMITIVES, INT_PRIMITIVES
 
 SOURCES = {
@@ -40,6 +40,13 @@ class Binder:
     helper: str  # the name the helper package is imported under
 
     def statements(self, b: FieldBinding, expr: str, pointer: bool) -> list[str]:
+        """Statements binding one field; a required field that is absent is `<wire>: required`."""
+        out = self._bind(b, expr, pointer)
+        if out and out[0].startswith("if vs, ok :=") and b.location is not Location.PATH and not is_optional(b.field):
+            out[0] += f" else {{\n\treturn {self.helper}.Missing({go_string(b.wire_name)})\n}}"
+        return out
+
+    def _bind(self, b: FieldBinding, expr: str, pointer: bool) -> list[str]:
         shape = b.field.shape
         wire = go_string(b.wire_name)
         elem = shape.element() if shape.array_dims else shape

@@ -38,7 +38,6 @@ class HandlerView:
     has_resp: bool
     resp_type: str | None
     resp_body: bool
-    fill: bool
     headers: list[str]
     status: int
 
@@ -101,7 +100,6 @@ def handler_view(g: GoGen, m: MethodInfo, imports: ImportSet) -> HandlerView:
         has_resp=resp is not None,
         resp_type=mapper.shape(resp) if resp is not None else None,
         resp_body=m.has_response_body,
-        fill=resp_decl is not None and g.needs.fills(resp_decl),
         headers=headers,
         status=m.status,
     )
