@@ -116,11 +116,14 @@ class Operations:
     # ------------------------------------------------------------------ responses
 
     def _success(self, info: MethodInfo) -> dict[str, Any]:
+        if info.passthrough and not info.explicit_status:
+            # the logic writes the answer itself: any status (`@status` names one)
+            return {"default": {"description": "Answered by the method's own logic (@passthrough)"}}
         resp: dict[str, Any] = {"description": _phrase(info.status)}
         headers = self._headers(info.response_fields)
         if headers:
             resp["headers"] = headers
-        if info.response is not None and info.status not in (204, 304) and self._has_body(info):
+        if info.response is not None and info.status not in (204, 304) and self._has_body(info) and not info.passthrough:
             resp["content"] = {"application/json": {"schema": self.schemas.of(info.response)}}
         return {str(info.status): resp}
 
