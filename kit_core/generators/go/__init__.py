@@ -74,7 +74,9 @@ def parts(g: GoGen) -> Iterator[list[OutputFile]]:
 
 
 def package_types(g: GoGen, pkg: Package) -> list[OutputFile]:
-    modules = (types, validate, enums, errors) if g.layout.kind == "contracts" else (types, validate, enums, errors, codec)
+    modules = [types, validate, enums, errors]
+    if g.layout.kind != "contracts":  # the JSON codec serves HTTP handlers
+        modules.append(codec)
     out = [module.generate(g, pkg) for module in modules]
     return [f for f in out if f is not None]
 

@@ -78,7 +78,11 @@ class Reader:
         gotype = self.mapper.shape(shape)
         if value_class(elem) in (V.ARRAY, V.MAP, V.STRUCT, V.PARAM):
             x = f"x{depth}"
-            each = [f"var {x} {self.mapper.shape(elem)}", *self.value(elem, x, depth + 1), f"{target} = append({target}, {x})"]
+            each = [
+                f"var {x} {self.mapper.shape(elem)}",
+                *self.value(elem, x, depth + 1),
+                f"{target} = append({target}, {x})",
+            ]
         else:
             each = [f"{target} = append({target}, {self.scalar(elem)})"]
         return "d.Array()", [f"{target} = {gotype}{{}}", block("for d.Elem()", *each)]

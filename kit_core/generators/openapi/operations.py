@@ -123,7 +123,8 @@ class Operations:
         headers = self._headers(info.response_fields)
         if headers:
             resp["headers"] = headers
-        if info.response is not None and info.status not in (204, 304) and self._has_body(info) and not info.passthrough:
+        body = info.status not in (204, 304) and self._has_body(info) and not info.passthrough
+        if info.response is not None and body:
             resp["content"] = {"application/json": {"schema": self.schemas.of(info.response)}}
         return {str(info.status): resp}
 
