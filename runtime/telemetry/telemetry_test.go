@@ -531,3 +531,39 @@ func TestHTTPMiddlewareOffIsIdentity(t *testing.T) {
 		}
 	}
 }
+
+// With otel.exporter none (and no span processor) spans are not recorded,
+// yet a request gets real ids: in the caller's trace when it sent one, in a
+// new sampled trace otherwise, and propagated to outbound calls.
+func TestExporterNoneGivesIDsOnly(t *testing.T) {
+	tel := initTelemetry(t, config(true, false))
+	if _, sdk := tel.TracerProvider().(*sdktrace.TracerProvider); sdk {
+		t.Fatal("an SDK tracer provider records spans nothing reads")
+	}
+	var got []trace.SpanContext
+	var outbound []string
+	b := server.New(nil, server.WithTelemetry(tel.HTTPMiddleware()))
+	b.HandleFunc("GET /b", func(w http.ResponseWriter, r *http.Request) { outbound = append(outbound, r.Header.Get("traceparent")) })
+	baseB := start(t, b)
+	a := server.New(nil, server.WithTelemetry(tel.HTTPMiddleware()))
+	a.HandleFunc("GET /a", func(w http.ResponseWriter, r *http.Request) {
+		sc := trace.SpanContextFromContext(r.Context())
+		got = append(got, sc)
+		req, _ := http.NewRequestWithContext(r.Context(), "GET", baseB+"/b", nil)
+		resp, err := tel.HTTPClient().Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+	})
+	base := start(t, a)
+	const caller = "4bf92f3577b34da6a3ce929d0e0e4736"
+	get(t, http.DefaultClient, base+"/a", "traceparent", "00-"+caller+"-00f067aa0ba902b7-01")
+	get(t, http.DefaultClient, base+"/a")
+	if len(got) != 2 || got[0].TraceID().String() != caller || got[0].SpanID().String() == "00f067aa0ba902b7" ||
+		!got[0].IsValid() || !got[1].IsValid() || !got[1].IsSampled() || got[1].TraceID().String() == caller {
+		t.Fatalf("span contexts %v", got)
+	}
+	if len(outbound) != 2 || !strings.HasPrefix(outbound[0], "00-"+caller+"-") {
+		t.Fatalf("outbound traceparent %q", outbound)
+	}
+}

@@ -38,6 +38,7 @@ class Binder:
     design: GoDesign
     mapper: TypeMapper
     helper: str  # the name the helper package is imported under
+    uses_query: bool = False  # a statement reads the query the handler parses once (`q`)
 
     def statements(self, b: FieldBinding, expr: str, pointer: bool) -> list[str]:
         """Statements binding one field; a required field that is absent is `<wire>: required`."""
@@ -68,8 +69,12 @@ class Binder:
             value, assign = f"{h}.Each({wire}, vs, {parse})", f"{expr} = x"
         else:
             value, assign = f"{parse}({wire}, vs[0])", f"{expr} = &x" if pointer else f"{expr} = x"
+        args = f"q, {wire}" if b.location is Location.QUERY else f"r, {wire}"
+        if b.location is Location.QUERY:
+            source = "Values"  # of the query parsed once per request (`q`, see the handler)
+            self.uses_query = True
         return [
-            f"if vs, ok := {h}.{source}(r, {wire}); ok {{\n"
+            f"if vs, ok := {h}.{source}({args}); ok {{\n"
             f"\tx, err := {value}\n\tif err != nil {{\n\t\treturn err\n\t}}\n\t{assign}\n}}"
         ]
 
