@@ -287,3 +287,16 @@ def test_a_client_that_never_reads_is_cut_off(showcase_limits: Service) -> None:
 def test_long_timeout_routes_still_answer(showcase_limits: Service) -> None:
     # Sleep has @timeout(200ms), within the 500ms write timeout: answered as before
     assert request(showcase_limits.base, "GET", "/v1/shop/sleep?ms=1").status == 204
+
+
+def test_required_header_and_cookie(showcase: Service) -> None:
+    full = {**AUTH, "X-Key": "k", "X-Level": "2", "Cookie": "sid=s"}
+    assert request(showcase.base, "GET", "/v1/shop/headed", None, full).status == 204
+    for name, headers in (
+        ("X-Key", {k: v for k, v in full.items() if k != "X-Key"}),
+        ("sid", {k: v for k, v in full.items() if k != "Cookie"}),
+        ("X-Level", {k: v for k, v in full.items() if k != "X-Level"}),
+    ):
+        refused(request(showcase.base, "GET", "/v1/shop/headed", None, headers), 400, f"{name}: required")
+    r = request(showcase.base, "GET", "/v1/shop/headed", None, {**full, "X-Level": "2.5"})
+    refused(r, 400, 'X-Level: expected integer, got "2.5"')

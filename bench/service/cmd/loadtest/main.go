@@ -48,6 +48,7 @@ func main() {
 	handBin := flag.String("hand", "", "hand-written service binary")
 	lean := flag.String("lean", "", "config of the lean run")
 	def := flag.String("default", "", "config of the default run")
+	notel := flag.String("notel", "", "config of the default run with otel and metrics off (optional)")
 	dur := flag.Duration("d", time.Second, "duration of one measured round")
 	rounds := flag.Int("rounds", 7, "measured rounds (alternating servers)")
 	conc := flag.Int("c", 8, "concurrent connections")
@@ -59,6 +60,9 @@ func main() {
 		spawn("hand-written", *core, *handBin),
 		spawn("kit lean", *core, *kitBin, "-config", *lean),
 		spawn("kit default", *core, *kitBin, "-config", *def),
+	}
+	if *notel != "" { // the default config without telemetry: what telemetry costs
+		servers = append(servers, spawn("kit def-notel", *core, *kitBin, "-config", *notel))
 	}
 	defer func() {
 		for _, s := range servers {

@@ -8,6 +8,7 @@ import (
 	"math"
 	"mime/multipart"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -24,6 +25,12 @@ func Path(r *http.Request, name string) ([]string, bool) {
 // Query returns every value of a query parameter, and whether it was present.
 func Query(r *http.Request, name string) ([]string, bool) {
 	vs, ok := r.URL.Query()[name]
+	return vs, ok && len(vs) > 0
+}
+
+// Values returns every value of a parameter of a parsed query, and whether it was present.
+func Values(q url.Values, name string) ([]string, bool) {
+	vs, ok := q[name]
 	return vs, ok && len(vs) > 0
 }
 
