@@ -91,8 +91,8 @@ func (c *guardConn) Read(p []byte) (int, error) {
 	}
 	if err != nil && c.phase.Load() == readingHead && !c.handled.Load() {
 		var ne net.Error
-		if errors.As(err, &ne) && ne.Timeout() {
-			c.answer(http.StatusRequestTimeout, MsgRequestTimeout)
+		if errors.As(err, &ne) && ne.Timeout() && c.phase.CompareAndSwap(readingHead, handling) {
+			_ = c.answer(http.StatusRequestTimeout, MsgRequestTimeout) // once: net/http may read again
 		}
 	}
 	return n, err

@@ -99,10 +99,25 @@ func TestHeaderTimeoutAnswers408(t *testing.T) {
 	s.SetDefaultIdleTimeout(200 * time.Millisecond)
 	s.HandleFunc("GET /h", func(w http.ResponseWriter, r *http.Request) {})
 	base, _ := serve(t, s)
-	assertFrameworkResp(t, rawAnswer(t, base, "GET /h HTTP/1.1\r\nHost: x\r\n"), 408, "request timeout")
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	_, _ = io.WriteString(conn, "GET /h HTTP/1.1\r\nHost: x\r\n")
+	all, _ := io.ReadAll(conn) // one answer, then the connection closes
+	conn.Close()
+	if n := strings.Count(string(all), "HTTP/1.1 "); n != 1 {
+		t.Fatalf("%d answers: %q", n, all)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(strings.NewReader(string(all))), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertFrameworkResp(t, resp, 408, "request timeout")
 
 	// an idle keep-alive connection after a complete request: no 408
-	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	conn, err = net.Dial("tcp", strings.TrimPrefix(base, "http://"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +125,7 @@ func TestHeaderTimeoutAnswers408(t *testing.T) {
 	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
 	_, _ = io.WriteString(conn, "GET /h HTTP/1.1\r\nHost: x\r\n\r\n")
 	br := bufio.NewReader(conn)
-	resp, err := http.ReadResponse(br, nil)
+	resp, err = http.ReadResponse(br, nil)
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("%v %v", resp, err)
 	}

@@ -300,3 +300,11 @@ def test_required_header_and_cookie(showcase: Service) -> None:
         refused(request(showcase.base, "GET", "/v1/shop/headed", None, headers), 400, f"{name}: required")
     r = request(showcase.base, "GET", "/v1/shop/headed", None, {**full, "X-Level": "2.5"})
     refused(r, 400, 'X-Level: expected integer, got "2.5"')
+
+
+def test_lenient_json_still_exact(showcase_limits: Service) -> None:
+    # server.strictJSON: false takes unknown members and data after the value, never a repeated
+    # key, and a key in another case is an unknown member: ignored, not bound
+    r = check(showcase_limits, b'{"name": "abc", "NaMe": "zzzzzzzzzzz", "bogus": [1, {"x": null}]} trailing')
+    assert (r.status, r.json) == (201, {"name": "abc"}), r.body
+    refused(check(showcase_limits, b'{"name": "abc", "name": "zz"}'), 400, "name: duplicate key")
