@@ -2,8 +2,8 @@
 
 Bindings, chains (tags with `@group`, security), success status and errors come from the
 shared HTTP model, so the document says what the generated handlers do. Every `@errors`
-entry is kept: errors sharing a status become a `oneOf`. Framework errors (404, 405, 413,
-400 validation, 500...) are not listed.
+entry is kept: errors sharing a status become a `oneOf`. Framework errors (404, 405, 408,
+413, 415 for a body that is not JSON, 431, 400 validation, 500...) are not listed.
 """
 
 from __future__ import annotations
