@@ -132,9 +132,8 @@ func (d *Decoder) More() bool {
 		return false
 	}
 	f := &d.frames[len(d.frames)-1]
-	c := d.ws()
-	if d.pos >= len(d.data) {
-		d.syntax("unexpected end of JSON input")
+	c, ok := d.next()
+	if !ok {
 		return false
 	}
 	if c == '}' {
@@ -148,8 +147,7 @@ func (d *Decoder) More() bool {
 			return false
 		}
 		d.pos++
-		if c = d.ws(); d.pos >= len(d.data) {
-			d.syntax("unexpected end of JSON input")
+		if c, ok = d.next(); !ok {
 			return false
 		}
 	}
@@ -179,8 +177,13 @@ func (d *Decoder) More() bool {
 		}
 		d.key = out
 	}
-	if c = d.ws(); d.pos >= len(d.data) {
-		d.syntax("unexpected end of JSON input")
+	return d.colon()
+}
+
+// colon consumes the colon after an object key.
+func (d *Decoder) colon() bool {
+	c, ok := d.next()
+	if !ok {
 		return false
 	}
 	if c != ':' {
@@ -189,6 +192,17 @@ func (d *Decoder) More() bool {
 	}
 	d.pos++
 	return true
+}
+
+// next skips whitespace and returns the next byte; at the end of the input
+// it records "unexpected end of JSON input" and reports false.
+func (d *Decoder) next() (byte, bool) {
+	c := d.ws()
+	if d.pos >= len(d.data) {
+		d.syntax("unexpected end of JSON input")
+		return 0, false
+	}
+	return c, true
 }
 
 // Key returns the current member's key, unescaped. It is valid until the
@@ -203,9 +217,8 @@ func (d *Decoder) Elem() bool {
 		return false
 	}
 	f := &d.frames[len(d.frames)-1]
-	c := d.ws()
-	if d.pos >= len(d.data) {
-		d.syntax("unexpected end of JSON input")
+	c, ok := d.next()
+	if !ok {
 		return false
 	}
 	if f.index < 0 {
@@ -225,11 +238,8 @@ func (d *Decoder) Elem() bool {
 	case ',':
 		d.pos++
 		f.index++
-		if d.ws(); d.pos >= len(d.data) {
-			d.syntax("unexpected end of JSON input")
-			return false
-		}
-		return true
+		_, ok = d.next()
+		return ok
 	}
 	d.syntax("invalid character " + quoteChar(c) + " after array element")
 	return false

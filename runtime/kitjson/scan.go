@@ -235,9 +235,8 @@ func (d *Decoder) scanNumber() (end int, plain bool) {
 
 // skip checks and skips one value; depth is the nesting it starts at.
 func (d *Decoder) skip(depth int) bool {
-	c := d.ws()
-	if d.pos >= len(d.data) {
-		d.syntax("unexpected end of JSON input")
+	c, ok := d.next()
+	if !ok {
 		return false
 	}
 	switch {
@@ -285,9 +284,8 @@ func (d *Decoder) skipComposite(open byte, depth int) bool {
 		closer = ']'
 	}
 	for n := 0; ; n++ {
-		c := d.ws()
-		if d.pos >= len(d.data) {
-			d.syntax("unexpected end of JSON input")
+		c, ok := d.next()
+		if !ok {
 			return false
 		}
 		if c == closer && n == 0 {
@@ -308,15 +306,13 @@ func (d *Decoder) skipComposite(open byte, depth int) bool {
 				return false
 			}
 			d.pos++
-			c = d.ws()
+			if c, ok = d.next(); !ok {
+				return false
+			}
 		}
 		if open == '{' {
 			if c != '"' {
-				if d.pos >= len(d.data) {
-					d.syntax("unexpected end of JSON input")
-				} else {
-					d.syntax("invalid character " + quoteChar(c) + " looking for beginning of object key string")
-				}
+				d.syntax("invalid character " + quoteChar(c) + " looking for beginning of object key string")
 				return false
 			}
 			end, _, _ := d.scanString(d.pos + 1)
@@ -324,15 +320,9 @@ func (d *Decoder) skipComposite(open byte, depth int) bool {
 				return false
 			}
 			d.pos = end + 1
-			if c = d.ws(); d.pos >= len(d.data) {
-				d.syntax("unexpected end of JSON input")
+			if !d.colon() {
 				return false
 			}
-			if c != ':' {
-				d.syntax("invalid character " + quoteChar(c) + " after object key")
-				return false
-			}
-			d.pos++
 		}
 		if !d.skip(depth) {
 			return false

@@ -97,17 +97,8 @@ func (d *Decoder) number(expected string) (lit []byte, plain, ok bool) {
 // an integer (6.0, 1e2); another fraction is "expected integer, got number";
 // a value outside the range is "number out of range for int<bits>".
 func (d *Decoder) Int(bitSize int) int64 {
-	lit, plain, ok := d.number("integer")
+	mag, neg, inRange, ok := d.integer()
 	if !ok {
-		return 0
-	}
-	neg := lit[0] == '-'
-	if neg {
-		lit = lit[1:]
-	}
-	mag, integral, inRange := magnitude(lit, plain)
-	if !integral {
-		d.fail("expected integer, got number")
 		return 0
 	}
 	limit := uint64(1) << (bitSize - 1) // -limit .. limit-1
@@ -124,17 +115,8 @@ func (d *Decoder) Int(bitSize int) int64 {
 // Uint reads a non-negative integer that fits an unsigned integer of the
 // given bit size (as Int; a negative value is out of range).
 func (d *Decoder) Uint(bitSize int) uint64 {
-	lit, plain, ok := d.number("integer")
+	mag, neg, inRange, ok := d.integer()
 	if !ok {
-		return 0
-	}
-	neg := lit[0] == '-'
-	if neg {
-		lit = lit[1:]
-	}
-	mag, integral, inRange := magnitude(lit, plain)
-	if !integral {
-		d.fail("expected integer, got number")
 		return 0
 	}
 	if !inRange || neg && mag != 0 || bitSize < 64 && mag >= uint64(1)<<bitSize {
@@ -142,6 +124,25 @@ func (d *Decoder) Uint(bitSize int) uint64 {
 		return 0
 	}
 	return mag
+}
+
+// integer reads a number whose value is an integer: its magnitude and sign,
+// and whether the magnitude fits 64 bits.
+func (d *Decoder) integer() (mag uint64, neg, inRange, ok bool) {
+	lit, plain, ok := d.number("integer")
+	if !ok {
+		return 0, false, false, false
+	}
+	neg = lit[0] == '-'
+	if neg {
+		lit = lit[1:]
+	}
+	mag, integral, inRange := magnitude(lit, plain)
+	if !integral {
+		d.fail("expected integer, got number")
+		return 0, false, false, false
+	}
+	return mag, neg, inRange, true
 }
 
 // magnitude is the value of an unsigned number literal, whether that value

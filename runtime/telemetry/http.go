@@ -24,12 +24,10 @@ func (t *Telemetry) HTTPMiddleware() func(http.Handler) http.Handler {
 
 // spanMethod is the method part of a span name: a known method, else HTTP.
 func spanMethod(m string) string {
-	switch m {
-	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
-		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
-		return m
+	if m = method(m); m == otherMethod {
+		return "HTTP"
 	}
-	return "HTTP"
+	return m
 }
 
 // HTTPTransport wraps base (http.DefaultTransport when nil) so outbound

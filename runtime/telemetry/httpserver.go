@@ -177,6 +177,9 @@ func (s *serverInstr) attributes(k metricKey, r *http.Request) metric.Measuremen
 	return opt
 }
 
+// otherMethod records a method the semantic conventions do not name.
+const otherMethod = "_OTHER"
+
 // method is the request method as the semantic conventions record it:
 // a known method, else _OTHER.
 func method(m string) string {
@@ -185,7 +188,7 @@ func method(m string) string {
 		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
 		return m
 	}
-	return "_OTHER"
+	return otherMethod
 }
 
 func scheme(r *http.Request) string {
