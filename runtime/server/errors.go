@@ -69,10 +69,10 @@ func messageBody(message string) []byte {
 	case MsgInternalServerError:
 		return bodyInternal
 	}
-	b, _ := json.Marshal(struct {
-		Message string `json:"message"`
-	}{message})
-	return append(b, '\n')
+	b := make([]byte, 0, len(`{"message":""}`)+len(message)+8)
+	b = append(b, `{"message":`...)
+	b = kitjson.AppendString(b, message) // as encoding/json escapes it
+	return append(b, '}', '\n')
 }
 
 var (

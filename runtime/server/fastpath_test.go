@@ -174,3 +174,17 @@ func TestGeneratedEncodeFailureIs500(t *testing.T) {
 		t.Fatalf("%v", lines)
 	}
 }
+
+// The framework's {message} body is what encoding/json writes for it.
+func TestFrameworkMessageBodyIsEncodingJSONs(t *testing.T) {
+	for _, msg := range []string{"name: required", `a "b" <c> & d`, "é\u2028\x01", "bad\xffutf8", ""} {
+		rec := httptest.NewRecorder()
+		server.WriteFrameworkError(rec, 400, msg)
+		want, _ := json.Marshal(struct {
+			Message string `json:"message"`
+		}{msg})
+		if rec.Body.String() != string(want)+"\n" {
+			t.Errorf("%q: %s, want %s", msg, rec.Body.String(), want)
+		}
+	}
+}
