@@ -40,7 +40,7 @@ type serverInstr struct {
 	duration metric.Float64Histogram // nil: no metrics
 	reqSize  metric.Int64Histogram
 	respSize metric.Int64Histogram
-	sets     sync.Map // metricKey -> metric.MeasurementOption
+	sets     sync.Map // metricKey -> []metric.RecordOption (the attribute set of the series)
 	nsets    atomic.Int32
 }
 
@@ -144,17 +144,18 @@ func (s *serverInstr) endSpan(span trace.Span, m, route string, status int) {
 
 func (s *serverInstr) record(r *http.Request, route string, status int, written int64, d time.Duration) {
 	key := metricKey{method: method(r.Method), route: route, host: host(r.Host), status: status, minor: r.ProtoMinor, tls: r.TLS != nil}
-	opt := s.attributes(key, r)
+	opts := s.attributes(key, r)
 	ctx := context.Background()
-	s.duration.Record(ctx, d.Seconds(), opt)
-	s.reqSize.Record(ctx, max(r.ContentLength, 0), opt)
-	s.respSize.Record(ctx, written, opt)
+	s.duration.Record(ctx, d.Seconds(), opts...)
+	s.reqSize.Record(ctx, max(r.ContentLength, 0), opts...)
+	s.respSize.Record(ctx, written, opts...)
 }
 
-// attributes returns the attribute set of a series, built once per key.
-func (s *serverInstr) attributes(k metricKey, r *http.Request) metric.MeasurementOption {
+// attributes returns the record options (the attribute set) of a series, built
+// once per key: passing them as a ready slice allocates nothing per request.
+func (s *serverInstr) attributes(k metricKey, r *http.Request) []metric.RecordOption {
 	if v, ok := s.sets.Load(k); ok {
-		return v.(metric.MeasurementOption)
+		return v.([]metric.RecordOption)
 	}
 	kvs := make([]attribute.KeyValue, 0, 7)
 	kvs = append(kvs,
@@ -168,13 +169,13 @@ func (s *serverInstr) attributes(k metricKey, r *http.Request) metric.Measuremen
 	if k.route != "" {
 		kvs = append(kvs, attribute.String("http.route", k.route))
 	}
-	opt := metric.WithAttributeSet(attribute.NewSet(kvs...))
+	opts := []metric.RecordOption{metric.WithAttributeSet(attribute.NewSet(kvs...))}
 	if s.nsets.Load() < maxSets {
-		if _, loaded := s.sets.LoadOrStore(k, opt); !loaded {
+		if _, loaded := s.sets.LoadOrStore(k, opts); !loaded {
 			s.nsets.Add(1)
 		}
 	}
-	return opt
+	return opts
 }
 
 // otherMethod records a method the semantic conventions do not name.
