@@ -315,6 +315,15 @@ class Response:
         return self.body.decode()
 
 
+def json_type(data: bytes | None, headers: dict[str, str] | None) -> dict[str, str]:
+    """The headers, with `Content-Type: application/json` for a body that names no type (as a
+    JSON client sends it; urllib would otherwise send a form type)."""
+    out = dict(headers or {})
+    if data is not None and not any(k.lower() == "content-type" for k in out):
+        out["Content-Type"] = "application/json"
+    return out
+
+
 def request(
     base: str,
     method: str,
@@ -325,7 +334,7 @@ def request(
     timeout: float = 10,
 ) -> Response:
     data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-    req = urllib.request.Request(base + path, data=data, method=method, headers=headers or {})
+    req = urllib.request.Request(base + path, data=data, method=method, headers=json_type(data, headers))
     try:
         with urllib.request.urlopen(req, timeout=timeout) as resp:
             return Response(resp.status, resp.headers, resp.read(), resp.headers.get_all("Set-Cookie") or [])
@@ -338,7 +347,7 @@ def chunked(base: str, method: str, path: str, chunks: list[bytes], headers: dic
     url = urllib.parse.urlsplit(base)
     conn = http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port, timeout=10)
     try:
-        conn.request(method, path, body=iter(chunks), headers=headers or {}, encode_chunked=True)
+        conn.request(method, path, body=iter(chunks), headers=json_type(b"x", headers), encode_chunked=True)
         resp = conn.getresponse()
         return Response(resp.status, resp.headers, resp.read(), resp.headers.get_all("Set-Cookie") or [])
     finally:
