@@ -1,17 +1,22 @@
-"""Every test run keeps kit's per-project state (run lock, journal, generation cache) in a
-folder of its own, not in the user's `~/.cache/kit`: set before any test starts a `kit`
-process, so those inherit it too. (`KIT_CACHE_DIR`, not `XDG_CACHE_HOME`: the Go build
-cache and other tools' caches stay where they are.)"""
+"""Settings every test shares."""
 
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
+from collections.abc import Iterator
 
-_STATE = tempfile.mkdtemp(prefix="kit-test-state-")
-os.environ["KIT_CACHE_DIR"] = _STATE
+import pytest
 
 
-def pytest_unconfigure(config: object) -> None:
-    shutil.rmtree(_STATE, ignore_errors=True)
+@pytest.fixture(scope="session", autouse=True)
+def _kit_cache_in_temp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """kit's cache (its runtime copies, `kit_core.runtime_dist`; its per-project run lock,
+    journal and generation cache, `kit_core.writer.statedir`) goes to the run's temp folder,
+    not the user's; subprocesses (`kit gen`, editors) inherit it."""
+    before = os.environ.get("KIT_CACHE_DIR")
+    os.environ["KIT_CACHE_DIR"] = str(tmp_path_factory.getbasetemp() / "kit-cache")
+    yield
+    if before is None:
+        os.environ.pop("KIT_CACHE_DIR", None)
+    else:
+        os.environ["KIT_CACHE_DIR"] = before

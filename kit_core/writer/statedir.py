@@ -1,17 +1,16 @@
 """Where kit keeps what it knows about a project, outside the project's tree.
 
-    $XDG_CACHE_HOME/kit/<first 16 hex of sha256(real path of the project root)>/
+    <kit's cache>/projects/<first 16 hex of sha256(real path of the project root)>/
         lock       the run lock (`lock.py`), holding the pid of the run that has it
         journal    the commit journal of a run being written (`journal.py`)
         cache      what produced each output (`kit_core.incremental`)
         project    the project root it belongs to (for a person looking around)
 
-`XDG_CACHE_HOME` defaults to `~/.cache`; `KIT_CACHE_DIR`, when set, replaces
-`$XDG_CACHE_HOME/kit` (the tests use it, so that other tools keep their caches). The
+kit's cache is `runtime_dist.cache_root()`: `$KIT_CACHE_DIR`, else the user cache folder
+(`~/.cache/kit`, `$XDG_CACHE_HOME/kit`); the runtime copies live beside (`runtime/`). The
 project is named by its real path, so two spellings of one project (a symlinked path) share
-one lock. When the cache home cannot be written, the folder is made under the system
-temporary directory instead (`<tmp>/kit-<uid>/`). Deleting the folder loses nothing but
-speed.
+one lock. When the cache cannot be written, the folder is made under the system temporary
+directory instead (`<tmp>/kit-<uid>/`). Deleting the folder loses nothing but speed.
 """
 
 from __future__ import annotations
@@ -26,16 +25,6 @@ class StateDirError(OSError):
     """No folder for the project's state could be made."""
 
 
-def kit_cache_home() -> Path:
-    own = os.environ.get("KIT_CACHE_DIR")
-    if own and os.path.isabs(own):
-        return Path(own)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    if xdg and os.path.isabs(xdg):
-        return Path(xdg) / "kit"
-    return Path.home() / ".cache" / "kit"
-
-
 def project_id(project_root: Path | str) -> str:
     real = os.path.realpath(project_root)
     return hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:16]
@@ -46,7 +35,9 @@ def state_dir(project_root: Path | str) -> Path:
     name = project_id(project_root)
     uid = os.getuid() if hasattr(os, "getuid") else 0
     problems = []
-    for base in (kit_cache_home(), Path(tempfile.gettempdir()) / f"kit-{uid}"):
+    from kit_core.runtime_dist import cache_root
+
+    for base in (cache_root() / "projects", Path(tempfile.gettempdir()) / f"kit-{uid}"):
         folder = base / name
         try:
             folder.mkdir(parents=True, exist_ok=True, mode=0o700)

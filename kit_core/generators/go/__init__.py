@@ -34,6 +34,7 @@ from kit_core.generators import grpc
 from kit_core.generators.base import GenContext, Notice, OutputFile
 from kit_core.generators.go import (
     binding_file,
+    codec,
     contracts,
     enums,
     errors,
@@ -100,7 +101,10 @@ def types_units(g: GoGen) -> list[RenderUnit]:
 
 
 def package_types(g: GoGen, pkg: Package) -> list[OutputFile]:
-    out = [module.generate(g, pkg) for module in (types, validate, enums, errors)]
+    modules = [types, validate, enums, errors]
+    if g.layout.kind != "contracts":  # the JSON codec serves HTTP handlers
+        modules.append(codec)
+    out = [module.generate(g, pkg) for module in modules]
     return [f for f in out if f is not None]
 
 
