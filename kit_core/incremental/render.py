@@ -1,12 +1,13 @@
 """Render units, on both cores when there is enough to render.
 
 With ``parallel`` (the command line; never in the language server, whose threads a fork
-would copy half-way), a run with much to render forks once after the analysis: the child
-renders about half the units (by weight) and hands its files back through a temporary
-file, while this process renders the other half. The child inherits the analysed design,
-so nothing is sent to it; its files come back pickled (plain strings: fast). Templates are
-compiled before the fork, so neither process compiles them twice. A child that fails for
-any reason is not trusted: its units are rendered here instead.
+would copy half-way), a run with much to render forks once after the analysis, and both
+processes take units from one queue - a pipe holding the units' numbers, heaviest first
+(by their declared weight), each read of one number atomic - until it is empty, so neither
+waits for the other whatever the weights are worth. The child inherits the analysed design,
+so nothing is sent to it; its files come back pickled through a temporary file (plain
+strings: fast). Templates are compiled before the fork, so neither process compiles them
+twice. A child that fails for any reason is not trusted: its units are rendered here.
 """
 
 from __future__ import annotations
@@ -29,48 +30,58 @@ def render_units(
     units: Sequence[RenderUnit], parallel: bool = False, before_fork: Callable[[], None] | None = None
 ) -> Rendered:
     weight = sum(u.weight for u in units)
-    if not parallel or weight < MIN_PARALLEL_WEIGHT or not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
+    if (
+        not parallel
+        or weight < MIN_PARALLEL_WEIGHT
+        or len(units) * _NUMBER > _QUEUE_BYTES  # the queue is written whole before the fork
+        or not hasattr(os, "fork")
+        or (os.cpu_count() or 1) < 2
+    ):
         return {u.name: u.render() for u in units}
     if before_fork is not None:
         before_fork()
-    mine, theirs = split(units)
-    return _forked(mine, theirs)
+    return _forked(sorted(units, key=lambda u: -u.weight))
 
 
-def split(units: Sequence[RenderUnit]) -> tuple[list[RenderUnit], list[RenderUnit]]:
-    """Two halves of about equal weight (largest first, each to the lighter half)."""
-    halves: tuple[list[RenderUnit], list[RenderUnit]] = ([], [])
-    loads = [0, 0]
-    for u in sorted(units, key=lambda u: -u.weight):
-        side = 0 if loads[0] <= loads[1] else 1
-        halves[side].append(u)
-        loads[side] += u.weight
-    return halves
+_NUMBER = 4  # bytes per unit number in the queue (a read of at most PIPE_BUF bytes is atomic)
+_QUEUE_BYTES = 60_000  # below a pipe's capacity (64 KiB on Linux): the write never blocks
 
 
-def _forked(mine: list[RenderUnit], theirs: list[RenderUnit]) -> Rendered:
+def _forked(units: list[RenderUnit]) -> Rendered:
     shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
     fd, tmp = tempfile.mkstemp(prefix="kit-render-", suffix=".pickle", dir=shm)
     os.close(fd)
+    queue_r, queue_w = os.pipe()
     try:
+        os.write(queue_w, b"".join(i.to_bytes(_NUMBER, "little") for i in range(len(units))))
+        os.close(queue_w)
         pid = os.fork()
-        if pid == 0:  # the child: render, hand the files over, end without cleanup
-            _child(theirs, tmp)
-        out = {u.name: u.render() for u in mine}
+        if pid == 0:  # the child: render what it takes, hand the files over, end without cleanup
+            _child(units, queue_r, tmp)
+        out = _take(units, queue_r)
         _, status = os.waitpid(pid, 0)
         handed = _read(tmp) if status == 0 else None
-        if handed is None or set(handed) != {u.name for u in theirs}:
-            handed = {u.name: u.render() for u in theirs}
-        out.update(handed)
+        missing = [u for u in units if u.name not in out and (handed is None or u.name not in handed)]
+        out.update(handed or {})
+        out.update({u.name: u.render() for u in missing})  # what a failed child took
         return out
     finally:
+        os.close(queue_r)
         os.unlink(tmp)
 
 
-def _child(units: list[RenderUnit], tmp: str) -> None:
+def _take(units: list[RenderUnit], queue: int) -> Rendered:
+    out: Rendered = {}
+    while len(data := os.read(queue, _NUMBER)) == _NUMBER:
+        unit = units[int.from_bytes(data, "little")]
+        out[unit.name] = unit.render()
+    return out
+
+
+def _child(units: list[RenderUnit], queue: int, tmp: str) -> None:
     status = 1
     try:
-        rendered = {u.name: u.render() for u in units}
+        rendered = _take(units, queue)
         with open(tmp, "wb") as fh:
             pickle.dump(rendered, fh, protocol=pickle.HIGHEST_PROTOCOL)
         status = 0
