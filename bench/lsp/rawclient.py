@@ -1,0 +1,102 @@
+"""A minimal JSON-RPC client over a subprocess's stdio, stdlib only, for timing kit-lsp from
+the outside (spawn to answer) without the cost of importing an LSP library in the client."""
+
+from __future__ import annotations
+
+import json
+import queue
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+SERVER = [sys.executable, "-m", "kit_lsp"]
+
+
+class RawClient:
+    def __init__(self, command: list[str] | None = None, env: dict[str, str] | None = None) -> None:
+        self.started = time.perf_counter()
+        self.proc = subprocess.Popen(
+            command or SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
+        )
+        self.inbox: queue.Queue[tuple[float, dict[str, Any]]] = queue.Queue()
+        self._next = 0
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        out = self.proc.stdout
+        assert out is not None
+        while True:
+            length = 0
+            while True:
+                line = out.readline()
+                if not line:
+                    return
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+                if line == b"\r\n":
+                    break
+            self.inbox.put((time.perf_counter(), json.loads(out.read(length))))
+
+    def send(self, message: dict[str, Any]) -> float:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+        stdin = self.proc.stdin
+        assert stdin is not None
+        sent = time.perf_counter()
+        stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        stdin.flush()
+        return sent
+
+    def request(self, method: str, params: Any) -> int:
+        self._next += 1
+        self.send({"id": self._next, "method": method, "params": params})
+        return self._next
+
+    def notify(self, method: str, params: Any) -> float:
+        return self.send({"method": method, "params": params})
+
+    def wait(self, match: Any, timeout: float = 120) -> tuple[float, dict[str, Any]]:
+        """The first message (arrival time, message) for which ``match(message)`` holds."""
+        end = time.monotonic() + timeout
+        while True:
+            at, msg = self.inbox.get(timeout=max(0.01, end - time.monotonic()))
+            if match(msg):
+                return at, msg
+
+    def initialize(self, root: Path, options: Any = None) -> float:
+        """Send `initialize` at once; returns ms from spawn to its answer."""
+        msg_id = self.request(
+            "initialize",
+            {
+                "processId": None,
+                "rootUri": root.as_uri(),
+                "capabilities": {"textDocument": {"rename": {"prepareSupport": True}}},
+                "initializationOptions": options,
+            },
+        )
+        at, _ = self.wait(lambda m: m.get("id") == msg_id)
+        self.notify("initialized", {})
+        return (at - self.started) * 1000
+
+    def close(self) -> None:
+        try:
+            self.request("shutdown", None)
+            self.notify("exit", None)
+            self.proc.wait(10)
+        except Exception:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def diagnostics_for(uri: str, version: int | None = None) -> Any:
+    def match(msg: dict[str, Any]) -> bool:
+        params = msg.get("params") or {}
+        return (
+            msg.get("method") == "textDocument/publishDiagnostics"
+            and params.get("uri") == uri
+            and (version is None or params.get("version") == version)
+        )
+
+    return match
