@@ -1,20 +1,27 @@
-"""kit-lsp: creates the server and registers the features. Nothing else lives here."""
+"""kit-lsp: creates the server, registers the features and runs the message loop.
+
+The process starts in `kit_lsp.boot` (the handshake before these imports); `serve` takes
+over the stream from there.
+"""
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Sequence
+import asyncio
+import logging
+from typing import Any, NoReturn
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 
 from kit_core import __version__
-from kit_lsp import features
+from kit_lsp import features, wire
 from kit_lsp.features.diagnostics import Diagnostics
 from kit_lsp.features.lifecycle import terminate
 from kit_lsp.features.regenerate import Regenerator
 from kit_lsp.protocol import KitProtocol
 from kit_lsp.state import State
+
+log = logging.getLogger(__name__)
 
 
 class KitLanguageServer(LanguageServer):
@@ -30,9 +37,13 @@ class KitLanguageServer(LanguageServer):
         self.regenerate = Regenerator(self)
 
     @property
+    def kit_protocol(self) -> KitProtocol:
+        assert isinstance(self.protocol, KitProtocol)
+        return self.protocol
+
+    @property
     def shutdown_received(self) -> bool:
-        protocol = self.protocol
-        return isinstance(protocol, KitProtocol) and protocol.shutdown_received
+        return self.kit_protocol.shutdown_received
 
 
 def create_server() -> KitLanguageServer:
@@ -42,12 +53,44 @@ def create_server() -> KitLanguageServer:
     return server
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """`kit-lsp [-stdio] [-version]`: serve on stdin/stdout; exit 0 only after `shutdown`."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    if any(a in ("-version", "--version", "-v") for a in args):
-        print(f"kit-lsp {__version__}")
-        sys.exit(0)
+def serve(inbox: wire.Inbox, outbox: wire.Outbox, backlog: list[wire.Item], answered: dict[str, Any]) -> NoReturn:
+    """Run the server on messages from ``inbox`` (``backlog`` first: what the start-up code
+    read, beginning with the `initialize` it answered with ``answered``) until the input ends;
+    exit 0 only after `shutdown`."""
     server = create_server()
-    server.start_io()  # returns when stdin closes without an `exit` notification
+    protocol = server.kit_protocol
+    protocol.set_writer(outbox)
+    first = backlog[0] if backlog else None
+    if isinstance(first, dict) and first.get("method") == lsp.INITIALIZE:
+        protocol.preanswered(first["id"], answered)
+    asyncio.run(_loop(protocol, inbox, backlog))
     terminate(0 if server.shutdown_received else 1)
+
+
+async def _loop(protocol: KitProtocol, inbox: wire.Inbox, backlog: list[wire.Item]) -> None:
+    loop = asyncio.get_running_loop()
+    ended = asyncio.Event()
+
+    def receive(item: wire.Item | None) -> None:
+        if item is None:
+            ended.set()
+            return
+        try:
+            protocol.receive(item)
+        except Exception:  # a bug in one message's handling must not end the loop
+            log.exception("kit-lsp: handling a message failed")
+
+    for item in backlog:
+        receive(item)
+    def post(item: wire.Item | None) -> None:
+        loop.call_soon_threadsafe(receive, item)
+
+    inbox.attach(post)
+    await ended.wait()
+
+
+def main() -> None:
+    """The console script (kept for callers of `kit_lsp.server:main`): see `kit_lsp.boot`."""
+    from kit_lsp.boot import main as boot_main
+
+    boot_main()

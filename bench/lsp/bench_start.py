@@ -3,7 +3,7 @@
     python bench/lsp/bench_start.py [--runs 7] [--packages 100] [--types 2000] [--methods 600]
 
 Each run spawns a fresh `python -m kit_lsp` and talks to it with a stdlib-only client
-(`rawclient.py`), so the client's own imports do not count:
+(`tests/lsp/raw_client.py`), so the client's own imports do not count:
 
 - initialize: spawn -> the `initialize` answer, median of --runs; the baseline is the same
   round trip with a stdlib-only Python process that answers `initialize` with `{}`
@@ -27,10 +27,11 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "bench"))
+sys.path.insert(0, str(REPO / "tests" / "lsp"))
 from gen_design import write_design  # noqa: E402
-from rawclient import RawClient, diagnostics_for  # noqa: E402
+from raw_client import RawClient, diagnostics_for  # noqa: E402
 
 BASELINE_SERVER = r"""
 import json, sys

@@ -1,5 +1,6 @@
-"""A minimal JSON-RPC client over a subprocess's stdio, stdlib only, for timing kit-lsp from
-the outside (spawn to answer) without the cost of importing an LSP library in the client."""
+"""A minimal JSON-RPC client over a subprocess's stdio (kit's own framing, no LSP library):
+for tests that send what a well-behaved client never would, and for timing kit-lsp from
+the outside (`bench/lsp/bench_start.py`) without an LSP library's imports in the client."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
+
+from kit_lsp import wire
 
 SERVER = [sys.executable, "-m", "kit_lsp"]
 
@@ -26,26 +29,24 @@ class RawClient:
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
-        out = self.proc.stdout
-        assert out is not None
+        assert self.proc.stdout is not None
+        reader = wire.FrameReader(self.proc.stdout)
         while True:
-            length = 0
-            while True:
-                line = out.readline()
-                if not line:
-                    return
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":")[1])
-                if line == b"\r\n":
-                    break
-            self.inbox.put((time.perf_counter(), json.loads(out.read(length))))
+            body = reader.read()
+            if body is None:
+                return
+            if isinstance(body, bytes):
+                self.inbox.put((time.perf_counter(), json.loads(body)))
 
     def send(self, message: dict[str, Any]) -> float:
-        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+        return self.write(wire.encode({"jsonrpc": "2.0", **message}))
+
+    def write(self, data: bytes) -> float:
+        """Raw bytes, framed or not."""
         stdin = self.proc.stdin
         assert stdin is not None
         sent = time.perf_counter()
-        stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        stdin.write(data)
         stdin.flush()
         return sent
 
@@ -53,6 +54,9 @@ class RawClient:
         self._next += 1
         self.send({"id": self._next, "method": method, "params": params})
         return self._next
+
+    def answer(self, msg_id: Any, timeout: float = 60) -> dict[str, Any]:
+        return self.wait(lambda m: m.get("id") == msg_id and "method" not in m, timeout)[1]
 
     def notify(self, method: str, params: Any) -> float:
         return self.send({"method": method, "params": params})
