@@ -80,10 +80,15 @@ async def _loop(protocol: KitProtocol, inbox: wire.Inbox, backlog: list[wire.Ite
         except Exception:  # a bug in one message's handling must not end the loop
             log.exception("kit-lsp: handling a message failed")
 
+    def received(item: wire.Item | None) -> None:
+        receive(item)
+        inbox.done()
+
     for item in backlog:
         receive(item)
+
     def post(item: wire.Item | None) -> None:
-        loop.call_soon_threadsafe(receive, item)
+        loop.call_soon_threadsafe(received, item)
 
     inbox.attach(post)
     await ended.wait()

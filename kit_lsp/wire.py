@@ -183,14 +183,21 @@ Sink = Callable[[Item | None], None]
 
 class Inbox:
     """The reader thread: decodes each message and passes it (or a Problem, or None at EOF) to
-    the current sink. Until a sink is attached, items wait in order."""
+    the current sink. Until a sink is attached, items wait in order.
 
-    def __init__(self, stream: BinaryIO, max_body: int = MAX_BODY) -> None:
+    The reader stays at most ``max_ahead`` items ahead of its consumer (the sink's consumer
+    calls `done` per item): a client that floods the server blocks on its pipe instead of
+    piling decoded messages up in memory (50,000 queued edits would be 100 MB, and the
+    allocator keeps that high-water mark)."""
+
+    def __init__(self, stream: BinaryIO, max_body: int = MAX_BODY, max_ahead: int = 256) -> None:
         self._reader = FrameReader(stream, max_body)
         self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
         self._waiting: list[Item | None] = []
         self._sink: Sink | None = None
-        self._ready = threading.Condition(self._lock)
+        self._ahead = 0
+        self._max_ahead = max_ahead
         self._thread = threading.Thread(target=self._run, name="kit-lsp-reader", daemon=True)
 
     def start(self) -> Inbox:
@@ -210,26 +217,35 @@ class Inbox:
                 return
 
     def _deliver(self, item: Item | None) -> None:
-        with self._lock:
+        with self._changed:
+            self._changed.wait_for(lambda: self._ahead < self._max_ahead)
+            self._ahead += 1
             sink = self._sink
             if sink is None:
                 self._waiting.append(item)
-                self._ready.notify_all()
+                self._changed.notify_all()
                 return
         sink(item)
 
+    def done(self) -> None:
+        """The consumer has handled one item it got from the sink."""
+        with self._changed:
+            self._ahead -= 1
+            self._changed.notify_all()
+
     def next_waiting(self, timeout: float | None = None) -> Item | None:
         """The oldest waiting item (blocks; for the start-up code before a sink exists)."""
-        with self._ready:
-            self._ready.wait_for(lambda: bool(self._waiting), timeout)
-            return self._waiting.pop(0) if self._waiting else None
-
-    def has_waiting(self) -> bool:
-        with self._lock:
-            return bool(self._waiting)
+        with self._changed:
+            self._changed.wait_for(lambda: bool(self._waiting), timeout)
+            if not self._waiting:
+                return None
+            self._ahead -= 1
+            self._changed.notify_all()
+            return self._waiting.pop(0)
 
     def attach(self, sink: Sink) -> None:
-        """Hand every waiting item to ``sink``, in order, then every later one."""
+        """Hand every waiting item to ``sink``, in order, then every later one (each counts
+        as ahead until `done`)."""
         with self._lock:
             waiting, self._waiting = self._waiting, []
             for item in waiting:

@@ -107,6 +107,7 @@ class Ctx:
     summaries: dict[str, tuple[SourceFile, FileSummary]] = field(default_factory=dict)
     methods: dict[int, tuple[Method, MethodInfo, frozenset[DepKey]]] = field(default_factory=dict)
     reusable: dict[object, tuple[tuple[object, ...], tuple[Diagnostic, ...]]] = field(default_factory=dict)
+    reused: set[object] = field(default_factory=set)  # the `reusable` keys this analysis asked for
 
     @classmethod
     def create(cls, symbols: SymbolTable, manifest: Manifest | None) -> Ctx:
@@ -173,6 +174,7 @@ class Ctx:
     def reuse(self, key: object, pins: tuple[object, ...], check: Callable[[], None]) -> None:
         """Run a design-rule part whose result depends only on ``pins`` (compared by
         identity), or replay its diagnostics from the previous analysis of the session."""
+        self.reused.add(key)
         hit = self.reusable.get(key)
         if hit is not None and len(hit[0]) == len(pins) and all(a is b for a, b in zip(hit[0], pins, strict=True)):
             self.diags.extend(hit[1])
