@@ -24,6 +24,12 @@ class Outcome:
     failure: str | None = None  # the run could not complete (go.mod missing, writer problems)
     notices: list[str] = field(default_factory=list)
 
+    @classmethod
+    def from_dict(cls, root: Path, raw: dict[str, object]) -> Outcome:
+        """An outcome sent by the worker process as JSON (unknown keys ignored)."""
+        known = {f for f in cls.__dataclass_fields__ if f != "root"}
+        return cls(root, **{k: v for k, v in raw.items() if k in known})  # type: ignore[arg-type]
+
     @property
     def ok(self) -> bool:
         return self.design_errors == 0 and self.failure is None

@@ -26,6 +26,8 @@ def register(server: KitLanguageServer) -> None:
         doc = state.docs.open(params.text_document)
         if doc.kind in ("kit", "manifest"):
             ls.diagnostics.schedule_doc(doc)
+            if design_root_for(doc.path) is not None:
+                ls.regenerate.warm()
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: KitLanguageServer, params: lsp.DidChangeTextDocumentParams) -> None:
