@@ -13,10 +13,9 @@ from typing import Any
 
 import yaml
 
+from kit_core.designfiles import MANIFEST_NAME  # noqa: F401 - one spelling of the name, re-exported
 from kit_core.diagnostics import Diagnostic, make
 from kit_core.source import Span, file_span
-
-MANIFEST_NAME = "kit.design.yaml"
 
 FILE_CASES = ("snake", "kebab", "camel")
 KINDS = ("application", "contracts")

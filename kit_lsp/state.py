@@ -59,6 +59,8 @@ class State:
         self.settings = Settings()
         self.encoding: str = UTF16
         self.workspace_root: Path | None = None  # the client's root folder
+        self.folders: list[Path] = []  # the workspace folders
+        self.designs: set[str] = set()  # design roots found in the workspace folders
         self.analysis_pool = ThreadPoolExecutor(1, thread_name_prefix="kit-analysis")
         self._sessions: dict[Path, DesignSession] = {}
         self._snapshots: dict[str, Snapshot] = {}
@@ -113,6 +115,10 @@ class State:
         session = self._sessions.get(Path(root))
         if session is not None:
             session.forget_listing()
+
+    def tracks(self, root: str) -> bool:
+        """Whether the design at ``root`` is analysed (in the workspace, or a file of it is open)."""
+        return root in self.designs or Path(root) in self._sessions or bool(self.docs_for(root))
 
     def latest(self, key: str) -> Snapshot | None:
         return self._snapshots.get(key)
