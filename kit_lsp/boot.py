@@ -5,8 +5,9 @@ answered long before that. This module imports only the standard library (and
 `kit_lsp.wire` / `kit_lsp.capabilities`, which do the same): it starts the server's imports
 on a thread, reads the first messages itself, answers `initialize` with the capabilities
 `kit_lsp.capabilities` computes (exactly pygls's; checked by the server and by the
-tests), then hands the stream to the server once it is imported - the `initialize`
-request included, so pygls sets up its workspace, without answering it twice.
+tests), publishes the diagnostics cached from the last session while the imports run
+(`kit_lsp.early`), then hands the stream to the server once it is imported - the
+`initialize` request included, so pygls sets up its workspace, without answering it twice.
 
 Before `initialize`, requests get -32002 and notifications are dropped (LSP), `exit` ends
 the process with status 1.
@@ -19,7 +20,7 @@ import sys
 import threading
 from typing import Any, NoReturn
 
-from kit_lsp import wire
+from kit_lsp import early, wire
 from kit_lsp.capabilities import initialize_result
 
 _VERSION_FLAGS = ("-version", "--version", "-v")
@@ -62,12 +63,13 @@ def main(argv: list[str] | None = None) -> None:
     inbox = wire.Inbox(sys.stdin.buffer).start()
     outbox = wire.Outbox(sys.stdout.buffer)
     initialize = handshake(inbox, outbox)
+    backlog, published = early.run(initialize["params"], inbox, outbox, importer)
     importer.join()
     if importer.error is not None:
         raise importer.error
     from kit_lsp.server import serve
 
-    serve(inbox, outbox, [initialize], initialize_result(initialize.get("params")))
+    serve(inbox, outbox, [initialize, *backlog], initialize_result(initialize["params"]), published)
 
 
 def handshake(inbox: wire.Inbox, outbox: wire.Outbox) -> dict[str, Any]:

@@ -50,6 +50,7 @@ class Snapshot:
     symbols: SymbolTable
     analysis: Any = None
     versions: dict[str, int | None] = field(default_factory=dict)  # open buffers analysed
+    manifest_text: str | None = None  # the manifest's text analysed (None: no manifest)
 
     def diagnostics_for(self, path: str) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.span.path == path]
@@ -125,7 +126,7 @@ class DesignSession:
         analysis = self._update(manifest, files)
         diags = merge(mdiags, analysis.diagnostics)
         symbols = analysis.symbols
-        return Snapshot(str(self.root), self.root, manifest, files, diags, symbols, analysis, versions)
+        return Snapshot(str(self.root), self.root, manifest, files, diags, symbols, analysis, versions, text)
 
     def forget_listing(self) -> None:
         """Files were created, changed or deleted: list and check them again next time."""

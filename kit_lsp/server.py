@@ -53,11 +53,19 @@ def create_server() -> KitLanguageServer:
     return server
 
 
-def serve(inbox: wire.Inbox, outbox: wire.Outbox, backlog: list[wire.Item], answered: dict[str, Any]) -> NoReturn:
+def serve(
+    inbox: wire.Inbox,
+    outbox: wire.Outbox,
+    backlog: list[wire.Item | None],
+    answered: dict[str, Any],
+    published: dict[str, tuple[int | None, list[Any]]] | None = None,
+) -> NoReturn:
     """Run the server on messages from ``inbox`` (``backlog`` first: what the start-up code
-    read, beginning with the `initialize` it answered with ``answered``) until the input ends;
-    exit 0 only after `shutdown`."""
+    read, beginning with the `initialize` it answered with ``answered``; ``published``: the
+    diagnostics it published from the cache) until the input ends; exit 0 only after
+    `shutdown`."""
     server = create_server()
+    server.diagnostics.early = dict(published or {})
     protocol = server.kit_protocol
     protocol.set_writer(outbox)
     first = backlog[0] if backlog else None
@@ -67,7 +75,7 @@ def serve(inbox: wire.Inbox, outbox: wire.Outbox, backlog: list[wire.Item], answ
     terminate(0 if server.shutdown_received else 1)
 
 
-async def _loop(protocol: KitProtocol, inbox: wire.Inbox, backlog: list[wire.Item]) -> None:
+async def _loop(protocol: KitProtocol, inbox: wire.Inbox, backlog: list[wire.Item | None]) -> None:
     loop = asyncio.get_running_loop()
     ended = asyncio.Event()
 

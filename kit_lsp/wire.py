@@ -233,15 +233,18 @@ class Inbox:
             self._ahead -= 1
             self._changed.notify_all()
 
-    def next_waiting(self, timeout: float | None = None) -> Item | None:
+    def next_waiting(self) -> Item | None:
         """The oldest waiting item (blocks; for the start-up code before a sink exists)."""
+        return self.take(None)[1]
+
+    def take(self, timeout: float | None) -> tuple[bool, Item | None]:
+        """(True, the oldest waiting item) or (False, None) when none came within ``timeout``."""
         with self._changed:
-            self._changed.wait_for(lambda: bool(self._waiting), timeout)
-            if not self._waiting:
-                return None
+            if not self._changed.wait_for(lambda: bool(self._waiting), timeout):
+                return False, None
             self._ahead -= 1
             self._changed.notify_all()
-            return self._waiting.pop(0)
+            return True, self._waiting.pop(0)
 
     def attach(self, sink: Sink) -> None:
         """Hand every waiting item to ``sink``, in order, then every later one (each counts

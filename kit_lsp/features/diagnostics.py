@@ -19,12 +19,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
 from kit_core import gcpause
 from kit_core.diagnostics import Diagnostic
+from kit_lsp import cache
 from kit_lsp.convert import TextOf, lsp_diagnostic, uri_of
 from kit_lsp.documents import Document
 from kit_lsp.project import Snapshot
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 IDLE_COLLECT_S = 30.0  # quiet time after an analysis before a full garbage collection
+REMEMBER_S = 2.0  # quiet time after a design's analysis before its diagnostics are cached
 
 ANALYZER = "analyzer"
 GENERATE = "generate"
@@ -52,6 +54,8 @@ class Diagnostics:
         self._by_source: dict[str, dict[str, list[lsp.Diagnostic]]] = {}
         self._last: dict[str, tuple[int | None, tuple[Diagnostic, ...]]] = {}  # uri -> what was published
         self._shown: dict[str, set[str]] = {}  # key -> paths whose published list is not empty
+        self._remembering: dict[str, asyncio.TimerHandle] = {}
+        self.early: dict[str, tuple[int | None, list[Any]]] = {}  # uri -> what the start-up code published
 
     # ------------------------------------------------------------------ scheduling
 
@@ -92,6 +96,7 @@ class Diagnostics:
                 finally:
                     self._finished[key] = time.monotonic()
                 self.publish_snapshot(snap)
+                self._remember_later(snap)
                 state.release()
                 if key not in self._again:
                     return
@@ -112,6 +117,42 @@ class Diagnostics:
             self._collect_when_idle()
             return
         asyncio.get_running_loop().run_in_executor(self._server.state.analysis_pool, gcpause.collect)
+
+    # ------------------------------------------------------------------ the cache between sessions
+
+    def _remember_later(self, snap: Snapshot) -> None:
+        if snap.root is None:
+            return
+        handle = self._remembering.pop(snap.key, None)
+        if handle is not None:
+            handle.cancel()
+        loop = asyncio.get_running_loop()
+        self._remembering[snap.key] = loop.call_later(REMEMBER_S, self._remember, snap.key)
+
+    def _remember(self, key: str) -> None:
+        self._remembering.pop(key, None)
+        snap = self._server.state.latest(key)
+        if snap is not None:
+            asyncio.get_running_loop().run_in_executor(self._server.state.analysis_pool, self.write_cache, snap)
+
+    def remember_now(self) -> None:
+        """Write what is waiting to be cached (at shutdown)."""
+        for key, handle in list(self._remembering.items()):
+            handle.cancel()
+            snap = self._server.state.latest(key)
+            if snap is not None:
+                self.write_cache(snap)
+        self._remembering.clear()
+
+    def write_cache(self, snap: Snapshot) -> None:
+        """Keep the design's diagnostics for the next session (see `kit_lsp.cache`)."""
+        state = self._server.state
+        unstructure = self._server.protocol._converter.unstructure
+        by_path: dict[str, list[Any]] = {}
+        for d in snap.diagnostics:
+            by_path.setdefault(d.span.path, []).append(unstructure(lsp_diagnostic(d, state.encoding, state.text_of)))
+        files = {path: f.source for path, f in snap.files.items()}
+        cache.save(cache.make_record(snap.key, state.encoding, snap.manifest_text, files, by_path))
 
     async def idle(self) -> None:
         """Wait until no analysis is scheduled or running (tests, benchmarks)."""
@@ -155,10 +196,16 @@ class Diagnostics:
     ) -> None:
         uri = doc.uri if doc is not None else uri_of(path)
         version = doc.version if doc is not None else None
-        if self._last.get(uri) == (version, found):
-            return
+        last = self._last.get(uri)
+        if last == (version, found) or (last is None and doc is None and not found):
+            self._last[uri] = (version, found)
+            return  # unchanged, or a closed file that never had any
         self._last[uri] = (version, found)
-        self._by_source.setdefault(ANALYZER, {})[uri] = [lsp_diagnostic(d, encoding, text_of) for d in found]
+        converted = [lsp_diagnostic(d, encoding, text_of) for d in found]
+        self._by_source.setdefault(ANALYZER, {})[uri] = converted
+        early = self.early.pop(uri, None)
+        if early is not None and early == (version, self._server.protocol._converter.unstructure(converted)):
+            return  # the start-up code published exactly this already
         self._publish(uri, version)
 
     def forget_published(self, uri: str) -> None:

@@ -35,7 +35,8 @@ def register(server: KitLanguageServer) -> None:
 
     @server.feature(lsp.INITIALIZE)
     def initialize(ls: KitLanguageServer, params: lsp.InitializeParams) -> None:
-        state.encoding = str(ls.workspace.position_encoding or lsp.PositionEncodingKind.Utf16)
+        encoding = ls.workspace.position_encoding or lsp.PositionEncodingKind.Utf16
+        state.encoding = getattr(encoding, "value", encoding)  # "utf-8", not "PositionEncodingKind.Utf8"
         folders = [f.uri for f in params.workspace_folders or []] or [params.root_uri or ""]
         state.folders = [Path(path_of(f)) for f in folders if f]
         state.workspace_root = state.folders[0] if state.folders else None
@@ -63,6 +64,7 @@ def register(server: KitLanguageServer) -> None:
     @server.feature(lsp.SHUTDOWN)
     def shutdown(ls: KitLanguageServer, params: None) -> None:
         ls.regenerate.cancel_pending()
+        ls.diagnostics.remember_now()
 
     @server.feature(lsp.EXIT)
     def exit_(ls: KitLanguageServer, params: None) -> None:

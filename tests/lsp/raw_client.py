@@ -25,8 +25,10 @@ class RawClient:
             command or SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
         )
         self.inbox: queue.Queue[tuple[float, dict[str, Any]]] = queue.Queue()
+        self.received: list[dict[str, Any]] = []  # every message, in order
         self._next = 0
-        threading.Thread(target=self._read, daemon=True).start()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
@@ -36,7 +38,9 @@ class RawClient:
             if body is None:
                 return
             if isinstance(body, bytes):
-                self.inbox.put((time.perf_counter(), json.loads(body)))
+                message = json.loads(body)
+                self.received.append(message)
+                self.inbox.put((time.perf_counter(), message))
 
     def send(self, message: dict[str, Any]) -> float:
         return self.write(wire.encode({"jsonrpc": "2.0", **message}))
@@ -92,6 +96,7 @@ class RawClient:
         except Exception:
             self.proc.kill()
             self.proc.wait()
+        self._reader.join(10)  # everything the server wrote is in `received`
 
 
 def diagnostics_for(uri: str, version: int | None = None) -> Any:
