@@ -211,7 +211,7 @@ class Diagnostics:
     def forget_published(self, uri: str) -> None:
         """Publish the next analysis's list for ``uri`` even if it looks the same (a closed
         buffer: the list now belongs to the file on disk, unversioned)."""
-        self._last.pop(uri, None)
+        self._last[uri] = (-1, ())  # no version is -1: the next list differs
 
     def set(self, source: str, doc: Document, diags: list[lsp.Diagnostic]) -> None:
         self._by_source.setdefault(source, {})[doc.uri] = diags
