@@ -17,7 +17,7 @@ from lsprotocol import types as lsp
 from kit_core import gcpause
 from kit_core.model import SourceFile
 from kit_core.symbols import SymbolTable
-from kit_lsp.convert import UTF16
+from kit_lsp.convert import UTF16, uri_of
 from kit_lsp.documents import Document, DocumentStore
 from kit_lsp.project import DesignSession, Snapshot, analyze_single, design_root_for
 from kit_lsp.settings import Settings
@@ -144,6 +144,11 @@ class State:
         if snap is None:
             snap = self.analyze(self.key_for(doc))
         return View(doc, file, snap, self.encoding)
+
+    def uri_for(self, path: str) -> str:
+        """A file's URI as the client knows it (the one it opened it with, if open)."""
+        doc = self.docs.by_path(path)
+        return doc.uri if doc is not None else uri_of(path)
 
     def text_of(self, path: str) -> str | None:
         doc = self.docs.by_path(path)

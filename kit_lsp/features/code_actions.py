@@ -12,6 +12,7 @@ from lsprotocol import types as lsp
 from kit_core.diagnostics import Diagnostic
 from kit_core.model import Decl
 from kit_core.source import Span
+from kit_lsp import renaming
 from kit_lsp.convert import lsp_edit, lsp_range, uri_of
 from kit_lsp.features.rename import workspace_edit
 from kit_lsp.locate import target_at
@@ -73,7 +74,8 @@ def _upper(view: View, offset: int) -> Edit | None:
     new = name[:1].upper() + name[1:]
     if target.kind == "decl":
         decl: Decl = target.node
-        return f"Rename {name} to {new}", workspace_edit(view, decl, new)
+        symbol = renaming.Symbol(renaming.DECL, decl, decl, view.file.package)
+        return f"Rename {name} to {new}", workspace_edit(view, renaming.occurrences(view, symbol), new)
     return _single(view, f"Rename {name} to {new}", target.span, new)
 
 
