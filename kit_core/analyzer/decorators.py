@@ -23,6 +23,7 @@ from kit_core.decorators import (
     kind_accepts,
 )
 from kit_core.decorators.checks import literal_text
+from kit_core.diagnostics import Fix
 from kit_core.model import Decl, Decorator, Literal, LiteralKind, ServiceDecl, SourceFile
 
 KEYWORDS = frozenset(
@@ -124,6 +125,7 @@ def _known(ctx: Ctx, dec: Decorator, node: SiteNode) -> DecoratorSpec | None:
         dec.name_span,
         name=dec.name,
         hint=f" - did you mean @{close[0]}?" if close else "",
+        fixes=(Fix(f"Change to @{close[0]}", dec.name_span, close[0]),) if close else (),
     )
     return None
 

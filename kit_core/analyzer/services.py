@@ -11,6 +11,7 @@ from kit_core.analyzer.context import Ctx, related
 from kit_core.analyzer.decorators import usable
 from kit_core.analyzer.walk import SiteNode, decl_sites, file_sites
 from kit_core.decorators import flat_args, literal_text
+from kit_core.diagnostics import Fix
 from kit_core.model import Decl, Decorator, ServiceDecl, SourceFile
 from kit_core.naming import go_file_is_special
 from kit_core.semantics.http import MethodInfo
@@ -51,7 +52,10 @@ def _middlewares(ctx: Ctx, d: Decorator) -> None:
             known = [m for p in ctx.symbols.packages.values() for m in p.middlewares]
             close = difflib.get_close_matches(name, known, n=1, cutoff=0.7)
             hint = f" - did you mean {close[0]}?" if close else " - declare it with `middleware " + name + "`"
-            ctx.report("decorator/ref", lit.span, name="middlewares", what="middleware", value=name, hint=hint)
+            fixes = (Fix(f"Change to {close[0]}", lit.span, close[0]),) if close else ()
+            ctx.report(
+                "decorator/ref", lit.span, name="middlewares", what="middleware", value=name, hint=hint, fixes=fixes
+            )
 
 
 def _errors(ctx: Ctx, d: Decorator, package: str) -> None:

@@ -9,6 +9,7 @@ from functools import partial
 from kit_core.analyzer.context import Ctx, related
 from kit_core.analyzer.walk import RefSite, decl_refs
 from kit_core.analyzer.walk import walk_ref as _walk
+from kit_core.diagnostics import Fix
 from kit_core.fastnew import maker
 from kit_core.model import (
     Decl,
@@ -128,7 +129,8 @@ def _unresolved(ctx: Ctx, site: RefSite, ref: TypeRef) -> None:
     close = difflib.get_close_matches(ref.name, names, n=1, cutoff=0.75)
     hint = f" - did you mean {close[0]}?" if close else ""
     what = "mixin" if site.role == "mixin" else "type"
-    ctx.report("ref/unknown-symbol", ref.name_span, what=what, name=ref.qualified, hint=hint)
+    fixes = (Fix(f"Change to {close[0]}", ref.name_span, close[0]),) if close else ()
+    ctx.report("ref/unknown-symbol", ref.name_span, what=what, name=ref.qualified, hint=hint, fixes=fixes)
 
 
 def _map(ctx: Ctx, site: RefSite, ref: TypeRef) -> None:
