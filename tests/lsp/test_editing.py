@@ -186,3 +186,24 @@ async def test_quick_fix_upper_cases_a_name_and_its_uses(client: LanguageClient,
     action = next(a for a in actions if isinstance(a, lsp.CodeAction) and a.title == "Rename item to Item")
     assert action.edit is not None and action.edit.changes is not None
     assert sorted(e.range.start.line for e in action.edit.changes[uri]) == [1, 3]
+
+
+@pytest.mark.parametrize(
+    ("field", "first"),
+    [
+        ("name string", {"length", "minLength", "maxLength", "pattern", "format"}),
+        ("count int", {"gte", "gt", "lte", "lt", "range", "positive", "negative", "multipleOf"}),
+        ("tags string[]", {"minItems", "maxItems", "uniqueItems"}),
+    ],
+)
+async def test_decorator_completions_put_fitting_validators_first(
+    client: LanguageClient, design: Path, field: str, first: set[str]
+) -> None:
+    uri, cursor = await _scratch(client, design, f"package users\ntype T {{\n\t{field} @┆\n}}\n")
+    result = await client.text_document_completion_async(lsp.CompletionParams(lsp.TextDocumentIdentifier(uri), cursor))
+    items = result.items if isinstance(result, lsp.CompletionList) else result or []
+    ordered = [i.label for i in sorted(items, key=lambda i: i.sort_text or i.label)]
+    assert set(ordered[: len(first)]) == first, ordered
+    bindings = {"path", "query", "header", "cookie", "body", "form"}
+    assert max(ordered.index(v) for v in first) < min(ordered.index(b) for b in bindings if b in ordered)
+    assert ordered.index("json") < min(ordered.index(b) for b in bindings if b in ordered)
