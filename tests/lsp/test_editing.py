@@ -109,22 +109,62 @@ async def test_signature_help_tracks_the_argument(client: LanguageClient, design
     assert result.active_parameter == 1
 
 
+def _apply(text: str, edits: list[lsp.TextEdit]) -> str:
+    """Apply edits given in UTF-16 positions (the texts here are ASCII)."""
+    lines = text.split("\n")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+
+    def at(p: lsp.Position) -> int:
+        return starts[p.line] + p.character
+
+    for e in sorted(edits, key=lambda e: at(e.range.start), reverse=True):
+        text = text[: at(e.range.start)] + e.new_text + text[at(e.range.end) :]
+    return text
+
+
+async def _format(client: LanguageClient, uri: str) -> list[lsp.TextEdit]:
+    opts = lsp.FormattingOptions(tab_size=4, insert_spaces=False)
+    edits = await client.text_document_formatting_async(
+        lsp.DocumentFormattingParams(lsp.TextDocumentIdentifier(uri), opts)
+    )
+    return list(edits or [])
+
+
 async def test_formatting_matches_kit_fmt(client: LanguageClient, design: Path) -> None:
     from kit_core.format import format_source
 
     ugly = "package users\ntype T { a string  @length(1, 2)  b int }\n"
     uri, _ = await _scratch(client, design, ugly)
-    opts = lsp.FormattingOptions(tab_size=4, insert_spaces=False)
-    edits = await client.text_document_formatting_async(
-        lsp.DocumentFormattingParams(lsp.TextDocumentIdentifier(uri), opts)
-    )
-    assert edits and len(edits) == 1
-    assert edits[0].new_text == format_source("x.kit", ugly).text
+    assert _apply(ugly, await _format(client, uri)) == format_source("x.kit", ugly).text
     await _scratch(client, design, "package users\ntype T {\n")  # does not parse: no edits
-    edits = await client.text_document_formatting_async(
-        lsp.DocumentFormattingParams(lsp.TextDocumentIdentifier(uri), opts)
-    )
-    assert not edits
+    assert not await _format(client, uri)
+
+
+TIDY = "package users\n" + "".join(f"\ntype T{i} {{\n\tname string @length(1, 2)\n}}\n" for i in range(8))
+
+
+async def test_formatting_answers_with_minimal_edits(client: LanguageClient, design: Path) -> None:
+    text = TIDY.replace("type T4 {\n\tname string @length(1, 2)", "type T4 {\n\tname   string   @length(1,2)")
+    uri, _ = await _scratch(client, design, text)
+    edits = await _format(client, uri)
+    line = text.split("\n").index("\tname   string   @length(1,2)")
+    assert edits and all(e.range.start.line == e.range.end.line == line for e in edits), edits
+    assert sum(len(e.new_text) for e in edits) <= 20
+    assert _apply(text, edits) == TIDY
+
+
+async def test_formatting_keeps_crlf_line_endings(client: LanguageClient, design: Path) -> None:
+    lf = TIDY.replace("\tname string @length(1, 2)\n}\n\ntype T5", "\tname  string @length(1, 2)\n}\n\n\n\ntype T5")
+    crlf = lf.replace("\n", "\r\n")
+    uri, _ = await _scratch(client, design, crlf)
+    edits = await _format(client, uri)
+    assert edits
+    lines = crlf.split("\n")  # a CRLF line keeps its \r at the end here, so positions still line up
+    fixed = _apply("\n".join(lines), edits)
+    assert "\n" not in fixed.replace("\r\n", "")  # no bare LF was introduced
+    assert fixed == TIDY.replace("\n", "\r\n")
 
 
 async def test_quick_fixes(client: LanguageClient, design: Path) -> None:
