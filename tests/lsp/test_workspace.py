@@ -115,3 +115,18 @@ async def test_closing_a_buffer_shows_the_file_on_disk(client: LanguageClient, p
     await wait_for_diagnostics(client, uri, lambda ds: "ref/unknown-symbol" in codes(ds))
     close_doc(client, uri)
     assert not list(await wait_for_diagnostics(client, uri, lambda ds: not ds))
+
+
+async def test_one_missing_brace_is_one_diagnostic_in_the_whole_design(client: LanguageClient, project: Path) -> None:
+    types = open_doc(client, project / "api/shop/types.kit")
+    broken = TYPES.replace("type Money {", "type Base {\n\tid string\n\ntype Money {")  # Base is not closed
+    replace_all(client, types, broken)
+    diags = await wait_for_diagnostics(client, types, lambda ds: bool(ds))
+    assert [(d.code, d.range.start.line, d.range.start.character) for d in diags] == [("parse/syntax", 3, 10)]
+    assert "missing `}`" in diags[0].message
+    services = (project / "api/shop/services.kit").as_uri()
+    symbols = await client.workspace_symbol_async(lsp.WorkspaceSymbolParams(query="Money"))
+    assert symbols and any(s.name == "Money" for s in symbols)  # still declared, so nothing cascades:
+    assert not client.diagnostics.get(services)  # no unknown Money in the other file
+    replace_all(client, types, TYPES)
+    await wait_for_diagnostics(client, types, lambda ds: not ds)
