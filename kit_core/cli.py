@@ -57,7 +57,22 @@ def cmd_init(args: argparse.Namespace) -> int:
     print("  1. create go.mod in the project root (the design folder's parent): go mod init <module>")
     print(f"  2. add a .kit file to {folder} starting with `package <name>` (or a .proto file)")
     print(f"  3. run: kit gen -f {folder}")
+    if any(folder.rglob("*.proto")):
+        _print_plugin_pins(folder.resolve().parent)
     return 0
+
+
+def _print_plugin_pins(project_root: Path) -> None:
+    """The design holds protos: their Go code comes from the plugins pinned in go.mod."""
+    from kit_core.proto.plugins import GO_GRPC_TOOL, GO_TOOL, go_mod_tools, pin_commands
+
+    gomod = next((d / "go.mod" for d in (project_root, *project_root.parents) if (d / "go.mod").is_file()), None)
+    pinned = go_mod_tools(gomod.read_text(encoding="utf-8")) if gomod is not None else set()
+    missing = [t for t in (GO_TOOL, GO_GRPC_TOOL) if t not in pinned]
+    if missing:
+        print("this design holds .proto files: pin the protobuf Go plugins in go.mod (from the project root):")
+        for command in pin_commands(missing):
+            print(f"  {command}")
 
 
 def cmd_gen(args: argparse.Namespace) -> int:
@@ -75,7 +90,9 @@ def cmd_gen(args: argparse.Namespace) -> int:
             return 1
         gen = program.generate(design, result.analysis, args.target or program.TARGETS)
     except program.DesignError as exc:
-        print(render(exc.diagnostic), file=sys.stderr)
+        for d in exc.diagnostics:
+            print(render(d), file=sys.stderr)
+        print("kit: nothing was written", file=sys.stderr)
         return 1
     report = write_outputs(
         design.project_root, gen.files, design.manifest, targets=args.target or program.TARGETS

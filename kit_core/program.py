@@ -1,7 +1,10 @@
 """The orchestrator: find a design, load it, check it, generate, write. It names the stages.
 
-    find_design_root -> load_design (manifest + parse every .kit) -> check (analyzer)
-      -> generate (generators, in memory) -> write (writer; all or nothing)
+    find_design_root -> load_design (manifest + parse every .kit)
+      -> compile_protos (kit_core.proto: in-process protoc, proto rules)
+      -> check (analyzer + the protos' diagnostics)
+      -> generate (generators in memory; the protobuf plugins for pb code)
+      -> write (writer; all or nothing)
 
 A stage that finds an error stops the run before anything is written.
 """
@@ -26,6 +29,7 @@ from kit_core.source import file_span
 
 class Stage(str, Enum):
     LOAD = "load"
+    PROTO = "proto"
     CHECK = "check"
     GENERATE = "generate"
     WRITE = "write"
@@ -33,11 +37,13 @@ class Stage(str, Enum):
 
 
 class DesignError(Exception):
-    """The design cannot be located or opened; carries a located diagnostic."""
+    """The design cannot be located or opened, or a stage cannot run (the protobuf plugins);
+    carries located diagnostics (``diagnostic`` is the first)."""
 
-    def __init__(self, diagnostic: Diagnostic) -> None:
+    def __init__(self, diagnostic: Diagnostic, *more: Diagnostic) -> None:
         super().__init__(diagnostic.message)
         self.diagnostic = diagnostic
+        self.diagnostics = [diagnostic, *more]
 
 
 # --------------------------------------------------------------------------- locating
@@ -113,6 +119,8 @@ class Design:
     manifest_diagnostics: list[Diagnostic] = field(default_factory=list)
     module: str | None = None  # Go module path, read from go.mod
     protos: list[Path] = field(default_factory=list)
+    overrides: dict[str, str] = field(default_factory=dict)  # editor buffers by absolute path
+    compiled: Any = None  # kit_core.proto.ProtoDesign, once compile_protos ran
 
     @property
     def design_dir(self) -> str:
@@ -149,6 +157,7 @@ def load_design(
     files = [parse_design_file(p, _read(p, overrides)) for p in sorted(paths)]
     design = Design(root, (project_root or root.parent).resolve(), manifest, files, mdiags)
     design.protos = design_files(root, ".proto")
+    design.overrides = dict(overrides)
     return design
 
 
@@ -164,6 +173,31 @@ def _read(path: str, overrides: Mapping[str, str]) -> str:
     if path in overrides:
         return overrides[path]
     return Path(path).read_text(encoding="utf-8", errors="replace")
+
+
+# --------------------------------------------------------------------------- protos
+
+
+def compile_protos(design: Design) -> Any:
+    """The proto stage (`kit_core.proto.ProtoDesign`): every run compiles the design's protos
+    in-process, with the editor's buffers; kept on the design for the later stages."""
+    if design.compiled is None:
+        from kit_core.proto import compile_design
+
+        design.compiled = compile_design(design.root, design.project_root, design.manifest, design.overrides)
+    return design.compiled
+
+
+def proto_set(design: Design) -> Any:
+    """The compiled protos as the Go side sees them; None without protos or when they failed."""
+    pd = compile_protos(design)
+    if not pd.compiled:
+        return None
+    from kit_core.proto import ProtoSet
+
+    if design.module is None:
+        _, design.module = find_go_module(design.project_root)
+    return ProtoSet.build(pd.files, pd.names, design.manifest, design.module)
 
 
 # --------------------------------------------------------------------------- checking
@@ -185,7 +219,13 @@ def check(design: Design) -> CheckResult:
 
     analysis = analyze(design.files, design.manifest)
     parse_diags = [d for f in design.files for d in f.parse_diagnostics if isinstance(d, Diagnostic)]
-    diags = merge(design.manifest_diagnostics, parse_diags, analysis.diagnostics)
+    pd = compile_protos(design)
+    proto_diags = list(pd.diagnostics)
+    if pd.compiled:
+        from kit_core.proto.checks import http_dir_clashes
+
+        proto_diags += http_dir_clashes(pd, design.manifest, getattr(analysis, "http", None))
+    diags = merge(design.manifest_diagnostics, parse_diags, analysis.diagnostics, proto_diags)
     diags.sort(key=lambda d: (d.span.path, d.span.start_line, d.span.start_col, d.code))
     return CheckResult(diags, analysis)
 
@@ -210,24 +250,46 @@ def gen_context(design: Design, analysis: Any) -> GenContext:
         module=design.module,
         project_root=str(design.project_root),
         design_dir=design.design_dir,
+        protos=proto_set(design) if design.protos or design.overrides else None,
     )
 
 
 def generate(design: Design, analysis: Any, targets: Iterable[str] = TARGETS) -> GenResult:
-    """Run the selected generators in memory; nothing touches the disk here."""
+    """Run the selected generators in memory; nothing touches the disk here (the protobuf
+    plugins read the compiled protos from their stdin). Raises DesignError when the plugins
+    cannot run or fail."""
     ctx = gen_context(design, analysis)
     chosen = set(targets)
     files: list[OutputFile] = []
     notices: list[Notice] = []
-    if "docs" in chosen and design.manifest.output.kind != "contracts":  # contracts: payloads and events only
+    contracts = design.manifest.output.kind == "contracts"
+    if "docs" in chosen and not contracts and design.files:  # contracts, proto-only: no document
         from kit_core.generators import openapi
 
         files.extend(openapi.generate(ctx))
-    if "go" in chosen and design.files:
+    if "go" in chosen and (design.files or (ctx.protos is not None and ctx.protos.services and not contracts)):
         from kit_core.generators import go
 
         go_files, go_notices = go.generate(ctx)
         files.extend(go_files)
         notices.extend(go_notices)
+    if "go" in chosen and ctx.protos is not None:
+        files.extend(pb_code(design, ctx.protos))
     files.sort(key=lambda f: f.path)
     return GenResult(files, notices)
+
+
+def pb_code(design: Design, protos: Any) -> list[OutputFile]:
+    """The plugins' pb code of the design's own protos (none with `output.pb: -`)."""
+    pb = design.manifest.output.path("pb")
+    if pb is None or not protos.design:
+        return []
+    from kit_core.proto.plugins import resolve_plugins, run_plugins
+
+    mod_dir, module = find_go_module(design.project_root)
+    plugins, diags = resolve_plugins(design.manifest, design.project_root, mod_dir / "go.mod")
+    if not diags:
+        files, diags = run_plugins(protos, plugins, module, pb)
+    if diags:
+        raise DesignError(*diags)
+    return files

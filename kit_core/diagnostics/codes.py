@@ -288,6 +288,24 @@ register("service/message-type", E, "{clause} {type} {reason}",
 register("internal/analyzer-error", E, "internal error in the {rule} rules: {error} - please report it with the "
          "design that triggers it", "a bug in kit's analyzer (the design may be fine)")
 
+# ---- protos (kit_core/proto) -----------------------------------------------------------------
+register("proto/compile", E, "{message}", "a proto file that protoc refuses (the run writes nothing)")
+register("proto/package-mismatch", E, "{file} declares {what} {value} but {other} in the same directory declares "
+         "{other_value} - the protos of one directory form one package", "two protos of one directory "
+         "declaring different proto packages or Go package names")
+register("proto/go-package", E, "{file} has no `option go_package` - {reason}",
+         "a proto that must carry `option go_package` (with `output.pb: -`, or found through `proto.includes`)")
+register("proto/rpc-name", E, "RPC {rpc} of {service} {reason}",
+         "an RPC named `Server` or `Logger`, two RPCs `X` and `NewX`, or two RPCs writing one file")
+register("proto/rpc-file-name", E, "RPC {rpc} of {service} writes {file}, which the go command treats as {what} - "
+         "rename the RPC or set output.fileCase to kebab or camel",
+         "an RPC whose file is test-only or OS/arch-specific for the go command")
+register("proto/service-dir", E, "service {service} writes {dir}, which {other} also writes - rename one of them",
+         "two gRPC services (or a gRPC and an HTTP service) writing one directory")
+register("proto/plugin-missing", E, "{message}",
+         "the protobuf Go plugins are not pinned in go.mod (or a configured plugin is not found)")
+register("proto/plugin", E, "{plugin} failed: {message}", "a protobuf plugin that failed or wrote outside output.pb")
+
 # ---- formatter ------------------------------------------------------------------------------
 register("format/comment-position", E,
          "a comment inside {what} cannot be formatted - move it above or after the line",

@@ -28,6 +28,7 @@ class GenContext:
 
     ``analysis`` is the analyzer's result (symbols + semantics); ``module`` is the Go
     module path from go.mod; ``runtime_module`` is the Go module of kit's runtime.
+    ``protos`` describes the compiled protos (services, Go packages) for the gRPC layer.
     ``existing`` maps project-relative paths of files already on disk (the ones a
     generator must inspect, e.g. a user's main.go for notices) to their text.
     """
@@ -38,6 +39,7 @@ class GenContext:
     project_root: str
     design_dir: str  # design folder relative to the project root, e.g. "design"
     runtime_module: str = "github.com/kitdev/kit/runtime"
+    protos: Any = None  # kit_core.proto.ProtoSet of the design's protos, None without protos
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kit_core.generators.base import Notice, OutputFile
+from kit_core.gosource import GoSource
 from kit_core.writer.headers import GO_GEN_ONCE, first_line
 from kit_core.writer.host import Host
 from kit_core.writer.roots import output_path
@@ -68,7 +69,7 @@ def grpc_notices(host: Host, manifest: Any, files: Sequence[OutputFile], swept: 
     config = _existing_text(host, posixpath.join(config_dir, "config.go") if config_dir else None)
     notices: list[Notice] = []
     if grpc_wiring in produced:
-        if main is not None and "RegisterGRPC" not in main[1]:
+        if main is not None and not _calls(main[1], "RegisterGRPC"):
             notices.append(
                 Notice(
                     main[0],
@@ -77,7 +78,7 @@ def grpc_notices(host: Host, manifest: Any, files: Sequence[OutputFile], swept: 
                     "shutdown function) to start the gRPC listener",
                 )
             )
-        if config is not None and "GRPC" not in config[1]:
+        if config is not None and not _has_grpc_config(config[1]):
             notices.append(
                 Notice(
                     config[0],
@@ -85,7 +86,7 @@ def grpc_notices(host: Host, manifest: Any, files: Sequence[OutputFile], swept: 
                     "(yaml key `grpc`: addr, handlerTimeout, reflection)",
                 )
             )
-    elif grpc_wiring in swept and main is not None and "RegisterGRPC" in main[1]:
+    elif grpc_wiring in swept and main is not None and _calls(main[1], "RegisterGRPC"):
         notices.append(
             Notice(
                 main[0],
@@ -94,6 +95,18 @@ def grpc_notices(host: Host, manifest: Any, files: Sequence[OutputFile], swept: 
             )
         )
     return notices
+
+
+def _calls(go_text: str, name: str) -> bool:
+    """Whether the Go file calls a function or method of this name (comments do not count)."""
+    return bool(GoSource.parse(go_text).calls_to(name))
+
+
+def _has_grpc_config(go_text: str) -> bool:
+    """Whether the `Config` struct of a config.go has the gRPC block (a `GRPC` field or one
+    read from the yaml key `grpc`)."""
+    fields = GoSource.parse(go_text).struct_fields("Config") or []
+    return any(f.name == "GRPC" or 'yaml:"grpc' in (f.tag or "") for f in fields)
 
 
 def _existing_text(host: Host, path: str | None) -> tuple[str, str] | None:

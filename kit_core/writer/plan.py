@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from kit_core.generators.base import Notice, OutputFile, Owner
-from kit_core.writer.headers import GO_REGEN, YAML_REGEN, has_generated_header, has_kit_regen_header
+from kit_core.writer.headers import GO_REGEN, YAML_REGEN, has_generated_header, has_kit_regen_header, has_pb_header
 from kit_core.writer.host import Host, parents
 from kit_core.writer.roots import SweepRoots, is_under
 
@@ -102,7 +102,7 @@ def _classify_one(host: Host, f: OutputFile, plan: Plan) -> None:
 
 def stale_files(host: Host, roots: SweepRoots, written: set[str]) -> list[Write]:
     """REGEN files inside the sweep roots that this run did not write."""
-    candidates: dict[str, bool] = {}  # path -> kit header only (False: any generated header)
+    candidates: dict[str, bool] = {}  # path -> kit header (False: protoc-gen-go(-grpc) pb code)
     for root in roots.recursive:
         for p in host.files_under(root):
             if not _excluded(p, root, roots.excluded):
@@ -120,7 +120,7 @@ def stale_files(host: Host, roots: SweepRoots, written: set[str]) -> list[Write]
         old = _read(host, p)
         if old is None:
             continue
-        if has_kit_regen_header(old) if candidates[p] else has_generated_header(old):
+        if has_kit_regen_header(old) if candidates[p] else has_pb_header(old):
             out.append(Write(p, b"", old))
     return out
 

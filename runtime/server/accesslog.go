@@ -7,8 +7,7 @@ import (
 	"net/http"
 	"time"
 
-	"go.opentelemetry.io/otel/trace"
-
+	"github.com/kitdev/kit/runtime/internal/ctxline"
 	"github.com/kitdev/kit/runtime/internal/jsonline"
 	"github.com/kitdev/kit/runtime/internal/reqctx"
 	"github.com/kitdev/kit/runtime/log"
@@ -101,14 +100,6 @@ func writeAccessLine(sink *jsonline.Sink, r *http.Request, level log.Level, rout
 	ln.Int("bytes", bytes)
 	ln.Millis("duration_ms", d.Microseconds())
 	ln.String("remote", r.RemoteAddr)
-	ctx := r.Context()
-	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
-		tid, sid := sc.TraceID(), sc.SpanID()
-		ln.Hex("trace_id", tid[:])
-		ln.Hex("span_id", sid[:])
-	}
-	if id := log.RequestIDFromContext(ctx); id != "" {
-		ln.String("request_id", id)
-	}
+	ctxline.AppendIDs(ln, r.Context())
 	_ = sink.Write(ln)
 }

@@ -15,6 +15,15 @@ ELSEWHERE = {
     "design/no-manifest": "tests/analyzer/test_design_codes.py",
     "design/no-go-mod": "tests/analyzer/test_design_codes.py",
     "internal/analyzer-error": "tests/analyzer/test_never_raises.py (must never appear)",
+    # proto stage (kit_core/proto): cases and near misses are .proto designs in tests/proto
+    "proto/compile": "tests/proto/test_compile.py",
+    "proto/go-package": "tests/proto/test_compile.py, tests/proto/test_rules.py",
+    "proto/package-mismatch": "tests/proto/test_rules.py",
+    "proto/rpc-name": "tests/proto/test_rules.py",
+    "proto/rpc-file-name": "tests/proto/test_rules.py",
+    "proto/service-dir": "tests/proto/test_rules.py",
+    "proto/plugin-missing": "tests/proto/test_plugins.py",
+    "proto/plugin": "tests/proto/test_plugins.py",
 }
 
 

@@ -32,6 +32,13 @@ def showcase_built(tmp_path_factory: pytest.TempPathFactory) -> Built:
 
 
 @pytest.fixture(scope="session")
+def notes_built(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    if not go_available():
+        pytest.skip("the Go toolchain is needed")
+    return build_once("notes", _shared_tmp(tmp_path_factory))
+
+
+@pytest.fixture(scope="session")
 def todo(todo_built: Built, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     svc = start(todo_built, tmp_path_factory.mktemp("todo-run"))
     yield svc

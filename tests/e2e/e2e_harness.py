@@ -33,9 +33,14 @@ def go_available() -> bool:
     return shutil.which("go") is not None and shutil.which("gofmt") is not None
 
 
+DESIGNS = Path(__file__).resolve().parent / "designs"  # test-only designs, laid out like an example
+
+
 def make_project(example: str, root: Path) -> Path:
     """A project root holding the example's design and go.mod (replace -> this runtime)."""
     src = REPO / "examples" / example
+    if not src.is_dir():
+        src = DESIGNS / example
     if root.exists():
         shutil.rmtree(root)
     shutil.copytree(src / "design", root / "design")
@@ -112,6 +117,32 @@ def overlay_logic(example: str, root: Path) -> None:
         text = main.read_text()
         assert text.count(MAIN_ANCHOR) == 1, "main.go no longer calls configureServer(srv, cfg) once"
         main.write_text(text.replace(MAIN_ANCHOR, MAIN_ANCHOR + "\te2eConfigure(srv)\n"))
+    if (src / "events.go").is_file():
+        wire_events(root)
+
+
+# The edits a user makes to the GEN-ONCE config, service context and main.go to run an
+# events bus (logic/showcase/events.go starts it): (file, anchor, replacement).
+EVENTS_EDITS = [
+    ("config/config.go", "type Config struct {\n", 'type Config struct {\n\tEvents EventsConfig `yaml:"events"`\n'),
+    ("svccontext/svccontext.go", "\tMiddlewares\n}", "\tMiddlewares\n\tEvents\n}"),
+    (
+        "main.go",
+        "\tsvcCtx := svccontext.NewServiceContext(cfg)\n",
+        "\tsvcCtx := svccontext.NewServiceContext(cfg)\n"
+        "\tstopEvents, err := startEvents(ctx, cfg, svcCtx)\n\tif err != nil {\n\t\treturn err\n\t}\n"
+        "\tdefer stopEvents()\n",
+    ),
+]
+
+
+def wire_events(root: Path) -> None:
+    for rel, anchor, replacement in EVENTS_EDITS:
+        path = root / rel
+        text = path.read_text()
+        assert text.count(anchor) == 1, f"{rel} no longer holds {anchor!r} once"
+        path.write_text(text.replace(anchor, replacement))
+    subprocess.run(["gofmt", "-w", *(rel for rel, _, _ in EVENTS_EDITS)], cwd=root, check=True)
 
 
 def run(cmd: list[str], cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
@@ -145,6 +176,8 @@ def build_once(example: str, shared_tmp: Path) -> Built:
         vet = run(["go", "vet", "./..."], root).stdout
         binary = root / "bin" / example
         run(["go", "build", "-o", str(binary), "."], root)
+        if (root / "internal/e2eclient").is_dir():  # the Go client of the gRPC tests
+            run(["go", "test", "-c", "-o", str(root / "bin" / "e2eclient"), "./internal/e2eclient"], root)
         built = Built(root, binary, fmt, vet)
         marker.write_text(json.dumps({"root": str(root), "binary": str(binary), "gofmt": fmt, "vet": vet}))
         return built
@@ -154,6 +187,9 @@ TEST_CONFIG = """\
 server:
   addr: "127.0.0.1:0"
   strictJSON: true
+grpc:
+  addr: "127.0.0.1:0"
+  reflection: true
 logging:
   level: error
 serviceName: e2e
@@ -172,9 +208,10 @@ docs:
 
 @dataclass
 class Service:
-    base: str
+    base: str  # http://host:port of the HTTP listener ("" for a gRPC-only service)
     proc: subprocess.Popen[str]
     log: Path
+    grpc: str = ""  # host:port of the gRPC listener, when the service has one
 
     def mark(self) -> int:
         """The current end of the service's output (stdout and stderr), for log_since."""
@@ -228,12 +265,15 @@ def start(built: Built, workdir: Path, config: str = TEST_CONFIG, env: dict[str,
         text=True,
         env={**os.environ, **(env or {})},
     )
+    config_go = (built.root / "config" / "config.go").read_text()
+    wants = [s for s, key in (("http://", 'yaml:"server"'), ("grpc://", 'yaml:"grpc"')) if key in config_go]
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         text = log.read_text()
-        if "listening on " in text:
-            base = text.split("listening on ", 1)[1].split()[0]
-            return Service(base, proc, log)
+        found = {s: text.split(f"listening on {s}", 1)[1].split()[0] for s in wants if f"listening on {s}" in text}
+        if len(found) == len(wants):
+            base = "http://" + found["http://"] if "http://" in found else ""
+            return Service(base, proc, log, found.get("grpc://", ""))
         if proc.poll() is not None:
             raise AssertionError(f"service exited with {proc.returncode}:\n{text}")
         time.sleep(0.05)

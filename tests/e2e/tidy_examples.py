@@ -1,6 +1,6 @@
 """Refresh the committed go.mod/go.sum of the examples after the runtime's requirements change.
 
-    python3 tests/e2e/tidy_examples.py [todo showcase]
+    python3 tests/e2e/tidy_examples.py [todo showcase notes]
 
 Each example is generated into a temp project (with the tests' logic), `go mod tidy` runs
 there, and go.mod/go.sum are copied back with the runtime replace pointing at ../../runtime.
@@ -34,6 +34,6 @@ def tidy(example: str) -> None:
 
 
 if __name__ == "__main__":
-    for name in sys.argv[1:] or ["todo", "showcase"]:
+    for name in sys.argv[1:] or ["todo", "showcase", "notes"]:
         tidy(name)
         print(f"examples/{name}: go.mod and go.sum refreshed")

@@ -12,6 +12,7 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from kit_core.generators import grpc
 from kit_core.generators.base import GenContext, Notice, OutputFile
 from kit_core.generators.go import (
     binding_file,
@@ -68,6 +69,7 @@ def parts(g: GoGen) -> Iterator[list[OutputFile]]:
     for pkg in g.design.packages():
         yield package_types(g, pkg)
     yield http_files(g)
+    yield grpc.generate(g.protos, g.manifest, g.layout.module, g.runtime)
     yield project_files(g)
     yield events_files(g)
 

@@ -25,6 +25,7 @@ class GoGen:
     index: TypeIndex
     runtime: str
     manifest: Any
+    protos: Any = None  # kit_core.proto.ProtoSet of the design's protos, None without protos
 
     @classmethod
     def build(cls, ctx: Any) -> GoGen:
@@ -34,7 +35,18 @@ class GoGen:
         index = getattr(analysis, "index", None) or TypeIndex(symbols)
         http = getattr(analysis, "http", None) or http_model(symbols, ctx.manifest, index)
         layout = Layout.from_manifest(ctx.manifest, ctx.module)
-        return cls(design, layout, Needs(design), http, index, getattr(ctx, "runtime_module", RUNTIME), ctx.manifest)
+        runtime = getattr(ctx, "runtime_module", RUNTIME)
+        return cls(design, layout, Needs(design), http, index, runtime, ctx.manifest, getattr(ctx, "protos", None))
+
+    @property
+    def has_grpc(self) -> bool:
+        """A proto declares a service (and the layer is generated: not under contracts)."""
+        return self.layout.kind != "contracts" and self.protos is not None and bool(self.protos.services)
+
+    @property
+    def has_http(self) -> bool:
+        """The entry point serves HTTP: routes exist, or there is no gRPC service."""
+        return bool(self.http.methods) or not self.has_grpc
 
     def imports(self) -> ImportSet:
         return ImportSet(self.layout.module)

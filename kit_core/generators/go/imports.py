@@ -45,6 +45,14 @@ class ImportSet:
         self._paths[path] = name if name != package else None
         return name
 
+    def named(self, path: str, package: str) -> str:
+        """`design`, spelling the name out when it is not the path's last element (pb
+        packages: `inventoryv1 ".../pb/inventory/v1"`), as goimports would."""
+        name = self.design(path, package)
+        if self._paths[path] is None and name != path.rsplit("/", 1)[-1]:
+            self._paths[path] = name
+        return name
+
     def render(self) -> str:
         if not self._paths:
             return ""

@@ -44,6 +44,8 @@ def config_go(g: GoGen) -> OutputFile:
         loader=loader,
         config_path=f"{g.layout.config}/config.yaml",
         service_name=service_name(g),
+        has_http=g.has_http,
+        has_grpc=g.has_grpc,
     )
 
 
@@ -54,7 +56,13 @@ def service_name(g: GoGen) -> str:
 def config_yaml(g: GoGen) -> list[OutputFile]:
     out = []
     for name, annotated in (("config.yaml", False), ("example.config.yaml", True)):
-        text = YAML_HEADER + render("config.yaml.j2", service_name=service_name(g), annotated=annotated)
+        text = YAML_HEADER + render(
+            "config.yaml.j2",
+            service_name=service_name(g),
+            annotated=annotated,
+            has_http=g.has_http,
+            has_grpc=g.has_grpc,
+        )
         out.append(OutputFile(f"{g.layout.config}/{name}", text, Owner.GEN_ONCE))
     return out
 
@@ -63,19 +71,35 @@ def main_go(g: GoGen, main_file: str) -> OutputFile:
     imports = g.imports()
     for path in ("context", "flag", "fmt", "os", "os/signal", "syscall", "time"):
         imports.std(path)
-    for pkg in ("log", "server", "telemetry"):
+    for pkg in ("log", "telemetry"):
         g.rt(imports, pkg)
+    if g.has_http:
+        g.rt(imports, "server")
+    if g.has_grpc:
+        g.rt(imports, "rpc")
+    if g.has_http and g.has_grpc:
+        imports.std("errors")
     imports.std(g.layout.import_path(g.layout.config))
     imports.std(g.layout.import_path(g.layout.wiring))
     imports.std(g.layout.import_path(g.layout.svccontext_dir))
-    spec = g.layout.openapi_file
+    spec = g.layout.openapi_file if g.has_http else None
     embed = None
     if spec is not None:
         rel = posixpath.relpath(spec, g.layout.main_dir or ".")
         if not rel.startswith(".."):
             embed = rel
             imports.alias("embed", "_")
-    return go_file(main_file, Owner.GEN_ONCE, "main", "main.go.j2", imports, embed=embed, spec=spec)
+    return go_file(
+        main_file,
+        Owner.GEN_ONCE,
+        "main",
+        "main.go.j2",
+        imports,
+        embed=embed,
+        spec=spec,
+        has_http=g.has_http,
+        has_grpc=g.has_grpc,
+    )
 
 
 __all__ = ["HEADERS", "config_go", "config_yaml", "main_go", "naming", "svccontext"]

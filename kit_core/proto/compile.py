@@ -1,0 +1,175 @@
+"""Compile protos in-process with grpcio-tools' protoc: descriptors, or located errors.
+
+    result = compile_protos(roots, names, texts)
+
+``roots`` are the import roots in lookup order (the design folder first, `proto.includes`,
+then grpc_tools' well-known types); ``names`` are the files to compile by their import
+name (path relative to their root); ``texts`` maps an import name to an editor buffer that
+replaces the file on disk. The descriptors hold every imported file too, in dependency
+order, with source info (locations and comments).
+
+protoc writes its messages to file descriptor 2 and stops at the first file that fails, so
+messages are taken from two places: protoc's own run (fd 2 captured for the call, lines
+that are not protoc's are passed on), and, when that run fails, grpc_tools' structured
+`get_protos` per input file, which reports every file's errors with their places.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from google.protobuf import descriptor_pb2
+from grpc_tools import _protoc_compiler
+
+# protoc runs in this process and shares its standard error: one compile at a time.
+_LOCK = threading.Lock()
+
+
+@cache
+def well_known_root() -> Path:
+    """grpc_tools' copy of `google/protobuf/*.proto`."""
+    return Path(str(resources.files("grpc_tools") / "_proto"))
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One protoc message: ``name`` is the file as protoc names it (import name or disk path);
+    line and column are 0-based (the column in protoc's units, tabs to multiples of 8);
+    -1 when protoc gives no place."""
+
+    name: str
+    line: int
+    col: int
+    text: str
+    warning: bool = False
+
+
+@dataclass(slots=True)
+class Compiled:
+    files: list[descriptor_pb2.FileDescriptorProto] = field(default_factory=list)  # dependency order
+    messages: list[Message] = field(default_factory=list)
+
+
+def compile_protos(roots: Sequence[Path], names: Sequence[str], texts: Mapping[str, str] | None = None) -> Compiled:
+    """Compile ``names``; never raises on bad input (problems are messages)."""
+    if not names:
+        return Compiled()
+    with tempfile.TemporaryDirectory(prefix="kit-protoc-") as tmp:
+        path = list(roots)
+        if texts:
+            path.insert(0, _overlay(Path(tmp) / "buffers", texts))
+        out = Path(tmp) / "set.pb"
+        args = ["protoc", *(f"-I{p}" for p in path), f"--descriptor_set_out={out}"]
+        args += ["--include_imports", "--include_source_info", *names]
+        with _LOCK, _captured_stderr() as lines:
+            rc = _protoc_compiler.run_main([a.encode() for a in args])
+        result = Compiled(messages=_parse_lines(lines, path))
+        if rc == 0 and out.is_file():
+            result.files = list(descriptor_pb2.FileDescriptorSet.FromString(out.read_bytes()).file)
+            return result
+        errors = _errors_per_file(names, path)
+        if errors:
+            result.messages = [m for m in result.messages if m.warning] + errors
+        elif not any(not m.warning for m in result.messages):
+            result.messages.append(Message(names[0], -1, -1, "protoc failed without a message"))
+        return result
+
+
+def _overlay(base: Path, texts: Mapping[str, str]) -> Path:
+    """A root holding the editor buffers at their import names, looked up before the disk."""
+    for name, text in texts.items():
+        target = base / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    return base
+
+
+@contextmanager
+def _captured_stderr() -> Iterator[list[str]]:
+    """Everything written to fd 2 during the block, as lines; lines that are not protoc's
+    (another thread's log line) are written back to the real standard error afterwards."""
+    lines: list[str] = []
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as capture:
+        os.dup2(capture.fileno(), 2)
+        try:
+            yield lines
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            capture.seek(0)
+            lines.extend(capture.read().decode("utf-8", errors="replace").splitlines())
+
+
+# `file:line:col: message`, `file:line:col: warning: message`, `file: message`
+_LINE = re.compile(r"^(?P<name>[^:\n]+?)(?::(?P<line>\d+):(?P<col>\d+))?: (?P<warn>warning: )?(?P<text>.+)$")
+
+
+def _parse_lines(lines: Sequence[str], path: Sequence[Path]) -> list[Message]:
+    out: list[Message] = []
+    foreign: list[str] = []
+    for line in lines:
+        m = _LINE.match(line)
+        if m is None or not _is_proto_name(m.group("name"), path):
+            foreign.append(line)
+            continue
+        lno, col = m.group("line"), m.group("col")
+        out.append(
+            Message(
+                _import_name(m.group("name"), path),
+                int(lno) - 1 if lno else -1,
+                int(col) - 1 if col else -1,
+                m.group("text"),
+                bool(m.group("warn")),
+            )
+        )
+    if foreign:
+        sys.stderr.write("\n".join(foreign) + "\n")
+    return out
+
+
+def _import_name(name: str, path: Sequence[Path]) -> str:
+    """protoc names a file by its path on disk when it found it through an import root."""
+    for root in path:
+        prefix = str(root).rstrip("/") + "/"
+        if name.startswith(prefix):
+            return name[len(prefix) :]
+    return name
+
+
+def _is_proto_name(name: str, path: Sequence[Path]) -> bool:
+    return name.endswith(".proto") or any(name.startswith(str(p)) for p in path)
+
+
+def _errors_per_file(names: Sequence[str], path: Sequence[Path]) -> list[Message]:
+    """Every input's errors, with places, from grpc_tools' structured compile."""
+    include = [str(p).encode() for p in path]
+    seen: set[tuple[str, int, int, str]] = set()
+    out: list[Message] = []
+    for name in names:
+        try:
+            with _LOCK:
+                _protoc_compiler.get_protos(name.encode(), include)
+        except _protoc_compiler.ProtocErrors as exc:
+            for e in exc.errors():
+                msg = Message(_s(e.filename), int(e.line), int(e.column), _s(e.message))
+                key = (msg.name, msg.line, msg.col, msg.text)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(msg)
+    return out
+
+
+def _s(value: bytes | str) -> str:
+    return value.decode("utf-8", errors="replace") if isinstance(value, bytes) else value

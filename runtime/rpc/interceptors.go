@@ -1,0 +1,197 @@
+package rpc
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+	"google.golang.org/grpc"
+	grpccodes "google.golang.org/grpc/codes"
+	"google.golang.org/grpc/peer"
+	"google.golang.org/grpc/status"
+
+	"github.com/kitdev/kit/runtime/internal/ctxline"
+	"github.com/kitdev/kit/runtime/internal/jsonline"
+	"github.com/kitdev/kit/runtime/log"
+)
+
+// isSystem reports whether a full method belongs to the built-in health or
+// reflection services, which bypass interceptors and stats.
+func isSystem(fullMethod string) bool {
+	return strings.HasPrefix(fullMethod, "/grpc.health.v1.") || strings.HasPrefix(fullMethod, "/grpc.reflection.")
+}
+
+// unaryChain is the user interceptors (Use), swapped whole on each Use.
+type unaryChain struct{ user []grpc.UnaryServerInterceptor }
+
+func (c *unaryChain) run(ctx context.Context, req any, info *grpc.UnaryServerInfo, final grpc.UnaryHandler) (any, error) {
+	if len(c.user) == 0 {
+		return final(ctx, req)
+	}
+	return c.user[0](ctx, req, info, c.from(1, info, final))
+}
+
+func (c *unaryChain) from(i int, info *grpc.UnaryServerInfo, final grpc.UnaryHandler) grpc.UnaryHandler {
+	if i == len(c.user) {
+		return final
+	}
+	return func(ctx context.Context, req any) (any, error) {
+		return c.user[i](ctx, req, info, c.from(i+1, info, final))
+	}
+}
+
+type streamChain struct {
+	user []grpc.StreamServerInterceptor
+}
+
+func (c *streamChain) run(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, final grpc.StreamHandler) error {
+	if len(c.user) == 0 {
+		return final(srv, ss)
+	}
+	return c.user[0](srv, ss, info, c.from(1, info, final))
+}
+
+func (c *streamChain) from(i int, info *grpc.StreamServerInfo, final grpc.StreamHandler) grpc.StreamHandler {
+	if i == len(c.user) {
+		return final
+	}
+	return func(srv any, ss grpc.ServerStream) error {
+		return c.user[i](srv, ss, info, c.from(i+1, info, final))
+	}
+}
+
+// interceptUnary is recovery (outermost) → access log → timeout → Use'd
+// interceptors → handler. A handler returning after the deadline (or after
+// the caller cancelled) has its response dropped.
+func (s *Server) interceptUnary(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (resp any, err error) {
+	if isSystem(info.FullMethod) {
+		return handler(ctx, req)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			resp, err = nil, s.panicked(ctx, info.FullMethod, p)
+		}
+	}()
+	start := time.Now()
+	returned := false
+	defer func() { s.logCall(ctx, info.FullMethod, callCode(err, returned), start) }()
+	if s.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.timeout)
+		defer cancel()
+	}
+	resp, err = s.unary.Load().run(ctx, req, info, handler)
+	if cerr := ctx.Err(); cerr != nil {
+		resp, err = nil, status.FromContextError(cerr).Err()
+	}
+	returned = true
+	return resp, err
+}
+
+// interceptStream is recovery (outermost) → access log → UseStream'd
+// interceptors → handler. Streams have no deadline of their own.
+func (s *Server) interceptStream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) (err error) {
+	if isSystem(info.FullMethod) {
+		return handler(srv, ss)
+	}
+	ctx := ss.Context()
+	defer func() {
+		if p := recover(); p != nil {
+			err = s.panicked(ctx, info.FullMethod, p)
+		}
+	}()
+	start := time.Now()
+	returned := false
+	defer func() { s.logCall(ctx, info.FullMethod, callCode(err, returned), start) }()
+	err = s.stream.Load().run(srv, ss, info, handler)
+	returned = true
+	return err
+}
+
+// callCode is the code the caller receives; a call that did not return is
+// panicking, and recovery answers Internal.
+func callCode(err error, returned bool) grpccodes.Code {
+	if !returned {
+		return grpccodes.Internal
+	}
+	return status.Code(err)
+}
+
+// panicked logs a recovered panic with its stack and the trace ids of the
+// call, marks the span, and returns the opaque Internal status.
+func (s *Server) panicked(ctx context.Context, method string, p any) error {
+	span := trace.SpanFromContext(ctx)
+	span.RecordError(fmt.Errorf("panic: %v", p))
+	span.SetStatus(codes.Error, "panic")
+	log.WithContext(s.Logger(), ctx).Error("panic recovered",
+		"panic", fmt.Sprint(p),
+		"method", method,
+		"stack", string(debug.Stack()),
+	)
+	return status.Error(grpccodes.Internal, MsgInternal)
+}
+
+// serverFault reports the codes logged at error level: the ones standing
+// for a 5xx answer.
+func serverFault(c grpccodes.Code) bool {
+	switch c {
+	case grpccodes.Unknown, grpccodes.Internal, grpccodes.DataLoss, grpccodes.Unavailable,
+		grpccodes.DeadlineExceeded, grpccodes.Unimplemented:
+		return true
+	}
+	return false
+}
+
+// logCall writes the access-log line "grpc request": method, code,
+// duration_ms, peer and the trace and request ids of the call. With a logger
+// built by log.New (the default) the line is appended by hand and written at
+// once, byte for byte what the slog handler writes (as the HTTP access log).
+func (s *Server) logCall(ctx context.Context, method string, code grpccodes.Code, start time.Time) {
+	level := log.LevelInfo
+	if serverFault(code) {
+		level = log.LevelError
+	}
+	l := s.Logger()
+	if src, ok := l.(jsonline.Source); ok {
+		if sink := src.LineSink(); sink != nil {
+			if sink.Enabled(level) {
+				writeCallLine(sink, ctx, level, method, code, start)
+			}
+			return
+		}
+	}
+	if level < log.GetLevel() {
+		return
+	}
+	var buf [8]slog.Attr
+	attrs := append(buf[:0],
+		slog.String("method", method),
+		slog.String("code", code.String()),
+		slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
+	)
+	if p, ok := peer.FromContext(ctx); ok && p.Addr != nil {
+		attrs = append(attrs, slog.String("peer", p.Addr.String()))
+	}
+	attrs = log.ContextSlogAttrs(ctx, attrs)
+	log.LogAttrs(l, ctx, level, "grpc request", attrs...)
+}
+
+// writeCallLine is the hand-made twin of the slog path of logCall: same keys,
+// same order, same encoding.
+func writeCallLine(sink *jsonline.Sink, ctx context.Context, level log.Level, method string, code grpccodes.Code, start time.Time) {
+	d := time.Since(start)
+	ln := sink.Begin(start.Add(d), level, "grpc request")
+	ln.String("method", method)
+	ln.String("code", code.String())
+	ln.Millis("duration_ms", d.Microseconds())
+	if p, ok := peer.FromContext(ctx); ok && p.Addr != nil {
+		ln.String("peer", p.Addr.String())
+	}
+	ctxline.AppendIDs(ln, ctx)
+	_ = sink.Write(ln)
+}

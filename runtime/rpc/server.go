@@ -1,0 +1,273 @@
+package rpc
+
+import (
+	"context"
+	"errors"
+	"net"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/reflection"
+	"google.golang.org/grpc/stats"
+
+	"github.com/kitdev/kit/runtime/log"
+)
+
+// DefaultAddr is the listen address Start and Listen use when given "".
+const DefaultAddr = ":9000"
+
+// Option configures NewServer.
+type Option func(*options)
+
+type options struct {
+	stats      stats.Handler
+	reflection bool
+	timeout    time.Duration
+	grpcOpts   []grpc.ServerOption
+}
+
+// WithStatsHandler installs h (usually telemetry's GRPCServerHandler) in
+// the transport, ahead of every interceptor: spans and metrics cover the
+// whole call. Health and reflection calls are not passed to it.
+func WithStatsHandler(h stats.Handler) Option {
+	return func(o *options) { o.stats = h }
+}
+
+// WithReflection registers the server reflection service when enabled is
+// true (config grpc.reflection).
+func WithReflection(enabled bool) Option {
+	return func(o *options) { o.reflection = enabled }
+}
+
+// WithHandlerTimeout bounds every unary call with deadline d (config
+// grpc.handlerTimeout; 0 means none). A shorter client deadline wins;
+// streams are not bounded.
+func WithHandlerTimeout(d time.Duration) Option {
+	return func(o *options) { o.timeout = d }
+}
+
+// WithServerOptions passes options to grpc.NewServer (message sizes,
+// keepalive, transport credentials...).
+func WithServerOptions(opts ...grpc.ServerOption) Option {
+	return func(o *options) { o.grpcOpts = append(o.grpcOpts, opts...) }
+}
+
+// Server is a gRPC server with the kit defaults; it implements
+// grpc.ServiceRegistrar, so generated Register<Service>Server functions
+// take it.
+type Server struct {
+	gs      *grpc.Server
+	health  *health.Server
+	timeout time.Duration
+
+	logger atomic.Pointer[loggerBox]
+	unary  atomic.Pointer[unaryChain]
+	stream atomic.Pointer[streamChain]
+
+	mu       sync.Mutex
+	services []string
+	ln       net.Listener
+	serving  bool
+	stopped  bool
+}
+
+type loggerBox struct{ l log.Logger }
+
+// NewServer builds a server. The health service is always registered; the
+// reflection service when WithReflection(true) is given.
+func NewServer(opts ...Option) *Server {
+	var o options
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	s := &Server{health: health.NewServer(), timeout: o.timeout}
+	s.unary.Store(&unaryChain{})
+	s.stream.Store(&streamChain{})
+	gopts := []grpc.ServerOption{
+		grpc.UnaryInterceptor(s.interceptUnary),
+		grpc.StreamInterceptor(s.interceptStream),
+		// Calls run on long-lived workers whose stacks have already grown: a goroutine per
+		// call would grow (copy) its stack through the interceptors on every call.
+		grpc.NumStreamWorkers(uint32(runtime.GOMAXPROCS(0))),
+	}
+	if o.stats != nil {
+		gopts = append(gopts, grpc.StatsHandler(skipSystem{o.stats}))
+	}
+	s.gs = grpc.NewServer(append(gopts, o.grpcOpts...)...)
+	healthpb.RegisterHealthServer(s.gs, s.health)
+	if o.reflection {
+		reflection.Register(s.gs)
+	}
+	return s
+}
+
+// RegisterService registers a service implementation (grpc.ServiceRegistrar).
+// Like grpc.Server it panics on a second registration of one service and
+// after Serve started.
+func (s *Server) RegisterService(desc *grpc.ServiceDesc, impl any) {
+	s.gs.RegisterService(desc, impl)
+	s.mu.Lock()
+	s.services = append(s.services, desc.ServiceName)
+	s.mu.Unlock()
+}
+
+// GRPC returns the underlying grpc.Server.
+func (s *Server) GRPC() *grpc.Server { return s.gs }
+
+// Health returns the health service, for custom status changes.
+func (s *Server) Health() *health.Server { return s.health }
+
+// Use appends unary interceptors; they run after the built-in recovery,
+// access log and timeout, in added order. Nil entries are skipped. Health
+// and reflection calls do not pass through them.
+func (s *Server) Use(interceptors ...grpc.UnaryServerInterceptor) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old := s.unary.Load().user
+	next := make([]grpc.UnaryServerInterceptor, 0, len(old)+len(interceptors))
+	next = append(next, old...)
+	for _, i := range interceptors {
+		if i != nil {
+			next = append(next, i)
+		}
+	}
+	s.unary.Store(&unaryChain{user: next})
+}
+
+// UseStream appends stream interceptors, as Use does for unary ones.
+func (s *Server) UseStream(interceptors ...grpc.StreamServerInterceptor) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old := s.stream.Load().user
+	next := make([]grpc.StreamServerInterceptor, 0, len(old)+len(interceptors))
+	next = append(next, old...)
+	for _, i := range interceptors {
+		if i != nil {
+			next = append(next, i)
+		}
+	}
+	s.stream.Store(&streamChain{user: next})
+}
+
+// SetLogger replaces the server's logger (access log, panics) and installs
+// it as the process default logger (log.SetDefault), as the HTTP server's
+// SetLogger does. Nil is ignored.
+func (s *Server) SetLogger(l log.Logger) {
+	if l == nil {
+		return
+	}
+	s.logger.Store(&loggerBox{l: l})
+	log.SetDefault(l)
+}
+
+// Logger returns the server's logger: the one given to SetLogger, else the
+// process default.
+func (s *Server) Logger() log.Logger {
+	if b := s.logger.Load(); b != nil {
+		return b.l
+	}
+	return log.Default()
+}
+
+// Start listens on addr (DefaultAddr when empty) and serves until Stop; it
+// returns nil after Stop.
+func (s *Server) Start(addr string) error {
+	ln, err := s.Listen(addr)
+	if err != nil {
+		return err
+	}
+	return s.Serve(ln)
+}
+
+// Listen binds addr (DefaultAddr when empty; ":0" picks a free port) and
+// records the listener for Addr.
+func (s *Server) Listen(addr string) (net.Listener, error) {
+	if addr == "" {
+		addr = DefaultAddr
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if s.ln == nil {
+		s.ln = ln
+	}
+	s.mu.Unlock()
+	return ln, nil
+}
+
+// Serve marks the server and every registered service SERVING, then serves
+// l until Stop; it returns nil after Stop.
+func (s *Server) Serve(l net.Listener) error {
+	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		_ = l.Close()
+		return nil
+	}
+	if s.serving {
+		s.mu.Unlock()
+		return errors.New("rpc: already serving")
+	}
+	s.serving = true
+	s.ln = l
+	s.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
+	for _, name := range s.services {
+		s.health.SetServingStatus(name, healthpb.HealthCheckResponse_SERVING)
+	}
+	s.mu.Unlock()
+	return s.gs.Serve(l)
+}
+
+// Addr returns the bound address once Listen or Start bound it, else "".
+func (s *Server) Addr() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ln == nil {
+		return ""
+	}
+	return s.ln.Addr().String()
+}
+
+// Stop sets every health status to NOT_SERVING, stops accepting calls and
+// waits for in-flight calls within ctx; when ctx ends first the remaining
+// calls are cut off and ctx's error is returned. Stop is a no-op (nil) when
+// the server never served; a Serve after Stop returns nil at once.
+func (s *Server) Stop(ctx context.Context) error {
+	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		return nil
+	}
+	s.stopped = true
+	serving, ln := s.serving, s.ln
+	s.mu.Unlock()
+	if !serving {
+		if ln != nil {
+			_ = ln.Close()
+		}
+		return nil
+	}
+	s.health.Shutdown()
+	done := make(chan struct{})
+	go func() {
+		s.gs.GracefulStop()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		s.gs.Stop()
+		<-done
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,126 @@
+"""Protos compile in-process on every run; protoc's messages become located diagnostics and a
+proto that does not compile fails the run before anything is written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers import files_under, kit_gen, project
+
+from kit_core import program
+from kit_core.diagnostics import Severity
+from kit_core.manifest import load_manifest
+from kit_core.proto import compile_design
+
+GOOD = 'syntax = "proto3";\npackage shop;\nmessage A { string id = 1; }\n'
+
+
+def compile_dir(design: Path, overrides: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
+    manifest, _ = load_manifest(design / "kit.design.yaml")
+    return compile_design(design, design.parent, manifest, overrides)
+
+
+def test_compile_error_is_located_and_nothing_is_written(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    design = project(tmp_path, {"shop/a.proto": 'syntax = "proto3";\npackage shop;\nmessage A {\n\tFoo b = 1;\n}\n'})
+    monkeypatch.chdir(tmp_path)
+    before = files_under(tmp_path)
+    code, out, err = kit_gen(str(design))
+    assert code == 1
+    # protoc counts a tab as 8 columns; kit reports byte columns like every other diagnostic
+    assert 'design/shop/a.proto:4:2: error proto/compile: "Foo" is not defined.' in err
+    assert files_under(tmp_path) == before
+
+
+def test_every_failing_file_is_reported(tmp_path: Path) -> None:
+    design = project(
+        tmp_path,
+        {
+            "a/a.proto": 'syntax = "proto3";\npackage a;\nmessage A { int32 x = 1 }\n',
+            "b/b.proto": 'syntax = "proto3";\npackage b;\nimport "missing/x.proto";\nmessage B {}\n',
+            "c/c.proto": GOOD.replace("shop", "c"),
+        },
+    )
+    pd = compile_dir(design)
+    places = sorted((Path(d.span.path).name, d.span.start_line, d.message) for d in pd.diagnostics)
+    assert ("a.proto", 2, 'Expected ";".') in places
+    assert any(name == "b.proto" and line == 2 and "missing/x.proto" in msg for name, line, msg in places)
+    assert not pd.files and pd.has_errors
+
+
+def test_warnings_are_warnings(tmp_path: Path) -> None:
+    text = 'syntax = "proto3";\npackage shop;\nimport "google/protobuf/empty.proto";\nmessage A {}\n'
+    design = project(tmp_path, {"shop/a.proto": text})
+    pd = compile_dir(design)
+    assert pd.files and not pd.has_errors
+    (warning,) = pd.diagnostics
+    assert warning.severity is Severity.WARNING and "is unused" in warning.message
+    assert warning.span.path == str(design / "shop/a.proto") and warning.span.start_line == 2
+
+
+def test_well_known_types_and_siblings_import_by_design_relative_path(tmp_path: Path) -> None:
+    design = project(
+        tmp_path,
+        {
+            "common/money.proto": 'syntax = "proto3";\npackage common;\nmessage Money { int64 cents = 1; }\n',
+            "shop/a.proto": 'syntax = "proto3";\npackage shop;\nimport "common/money.proto";\n'
+            'import "google/protobuf/timestamp.proto";\n'
+            "message A { common.Money price = 1; google.protobuf.Timestamp at = 2; }\n",
+        },
+    )
+    pd = compile_dir(design)
+    assert not pd.diagnostics
+    assert [f.name for f in pd.files][-1] in ("shop/a.proto", "common/money.proto")
+    assert {"google/protobuf/timestamp.proto", "common/money.proto", "shop/a.proto"} <= {f.name for f in pd.files}
+    assert all(f.source_code_info.location for f in pd.files if f.name == "shop/a.proto")
+
+
+def test_editor_buffers_replace_the_disk(tmp_path: Path) -> None:
+    design = project(tmp_path, {"shop/a.proto": GOOD})
+    path = str(design / "shop/a.proto")
+    pd = compile_dir(design, {path: 'syntax = "proto3";\npackage shop;\nmessage A { Nope x = 1; }\n'})
+    (d,) = pd.diagnostics
+    assert d.span.path == path and d.span.start_line == 2 and d.span.start_col == 12 and '"Nope"' in d.message
+    new = str(design / "shop/b.proto")  # a buffer not saved yet
+    pd = compile_dir(
+        design, {new: 'syntax = "proto3";\npackage shop;\nimport "shop/a.proto";\nmessage B { A a = 1; }\n'}
+    )
+    assert not pd.diagnostics and "shop/b.proto" in pd.names
+
+
+def test_docs_target_compiles_protos_too(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    design = project(
+        tmp_path,
+        {"shop/a.proto": 'syntax = "proto3";\npackage shop;\nmessage A { Foo b = 1; }\n'},
+        kit={"api/api.kit": "package api\n\ntype T {\n\tid string\n}\n"},
+    )
+    monkeypatch.chdir(tmp_path)
+    code, _, err = kit_gen(str(design), "--target", "docs")
+    assert code == 1 and "error proto/compile" in err
+    assert not (tmp_path / "docs").exists()
+
+
+def test_includes_add_import_roots_and_need_go_package(tmp_path: Path) -> None:
+    manifest = "proto:\n  includes:\n    - ./third_party\n"
+    design = project(
+        tmp_path,
+        {
+            "shop/a.proto": 'syntax = "proto3";\npackage shop;\nimport "vendor/x.proto";\n'
+            "message A { vendor.X x = 1; }\n"
+        },
+        manifest,
+    )
+    inc = tmp_path / "third_party/vendor/x.proto"
+    inc.parent.mkdir(parents=True)
+    inc.write_text('syntax = "proto3";\npackage vendor;\nmessage X {}\n')
+    (d,) = compile_dir(design).diagnostics
+    assert d.code == "proto/go-package" and d.span.path == str(inc)
+    inc.write_text('syntax = "proto3";\npackage vendor;\noption go_package = "example.com/v/x;x";\nmessage X {}\n')
+    pd = compile_dir(design)
+    assert not pd.diagnostics and pd.origin("vendor/x.proto") == "include"
+
+
+def test_check_merges_proto_diagnostics(tmp_path: Path) -> None:
+    design = project(tmp_path, {"shop/a.proto": 'syntax = "proto3";\npackage shop;\nmessage A { Foo b = 1; }\n'})
+    loaded = program.load_design(design)
+    result = program.check(loaded)
+    assert result.has_errors and [d.code for d in result.diagnostics] == ["proto/compile"]
