@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lsp_helpers import dedent, extract, open_doc, replace_all, wait_for_diagnostics
+from lsp_helpers import apply_edits, dedent, extract, open_doc, replace_all, wait_for_diagnostics
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
@@ -109,19 +109,6 @@ async def test_signature_help_tracks_the_argument(client: LanguageClient, design
     assert result.active_parameter == 1
 
 
-def _apply(text: str, edits: list[lsp.TextEdit]) -> str:
-    """Apply edits given in UTF-16 positions (the texts here are ASCII)."""
-    lines = text.split("\n")
-    starts = [0]
-    for line in lines[:-1]:
-        starts.append(starts[-1] + len(line) + 1)
-
-    def at(p: lsp.Position) -> int:
-        return starts[p.line] + p.character
-
-    for e in sorted(edits, key=lambda e: at(e.range.start), reverse=True):
-        text = text[: at(e.range.start)] + e.new_text + text[at(e.range.end) :]
-    return text
 
 
 async def _format(client: LanguageClient, uri: str) -> list[lsp.TextEdit]:
@@ -137,7 +124,7 @@ async def test_formatting_matches_kit_fmt(client: LanguageClient, design: Path) 
 
     ugly = "package users\ntype T { a string  @length(1, 2)  b int }\n"
     uri, _ = await _scratch(client, design, ugly)
-    assert _apply(ugly, await _format(client, uri)) == format_source("x.kit", ugly).text
+    assert apply_edits(ugly, await _format(client, uri)) == format_source("x.kit", ugly).text
     await _scratch(client, design, "package users\ntype T {\n")  # does not parse: no edits
     assert not await _format(client, uri)
 
@@ -152,7 +139,7 @@ async def test_formatting_answers_with_minimal_edits(client: LanguageClient, des
     line = text.split("\n").index("\tname   string   @length(1,2)")
     assert edits and all(e.range.start.line == e.range.end.line == line for e in edits), edits
     assert sum(len(e.new_text) for e in edits) <= 20
-    assert _apply(text, edits) == TIDY
+    assert apply_edits(text, edits) == TIDY
 
 
 async def test_formatting_keeps_crlf_line_endings(client: LanguageClient, design: Path) -> None:
@@ -162,7 +149,7 @@ async def test_formatting_keeps_crlf_line_endings(client: LanguageClient, design
     edits = await _format(client, uri)
     assert edits
     lines = crlf.split("\n")  # a CRLF line keeps its \r at the end here, so positions still line up
-    fixed = _apply("\n".join(lines), edits)
+    fixed = apply_edits("\n".join(lines), edits)
     assert "\n" not in fixed.replace("\r\n", "")  # no bare LF was introduced
     assert fixed == TIDY.replace("\n", "\r\n")
 

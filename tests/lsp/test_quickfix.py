@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lsp_helpers import codes, dedent, open_doc, replace_all, wait_for_diagnostics
+from lsp_helpers import apply_edits, codes, dedent, open_doc, replace_all, wait_for_diagnostics
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
@@ -55,18 +55,6 @@ FIXES = {
 }
 
 
-def _apply(text: str, edits: list[lsp.TextEdit]) -> str:
-    lines = text.split("\n")
-    starts = [0]
-    for line in lines[:-1]:
-        starts.append(starts[-1] + len(line) + 1)
-
-    def at(p: lsp.Position) -> int:
-        return starts[p.line] + p.character
-
-    for e in sorted(edits, key=lambda e: at(e.range.start), reverse=True):
-        text = text[: at(e.range.start)] + e.new_text + text[at(e.range.end) :]
-    return text
 
 
 @pytest.mark.parametrize("case", FIXES)
@@ -90,7 +78,7 @@ async def test_quick_fix(client: LanguageClient, design: Path, case: str) -> Non
     action = next((a for a in actions if isinstance(a, lsp.CodeAction) and a.title == title), None)
     assert action is not None, titles
     assert action.edit is not None and action.edit.changes is not None and list(action.edit.changes) == [uri]
-    fixed = _apply(text, action.edit.changes[uri])
+    fixed = apply_edits(text, action.edit.changes[uri])
     replace_all(client, uri, fixed)
     after = await wait_for_diagnostics(client, uri)
     assert code not in codes(after), (fixed, [d.message for d in after])

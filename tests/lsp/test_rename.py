@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsp_helpers import MANIFEST, make_client, open_doc, wait_for_diagnostics, write_design
+from lsp_helpers import MANIFEST, apply_edits, make_client, open_doc, wait_for_diagnostics, write_design
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
@@ -99,18 +99,6 @@ def _position(text: str, needle: str, skip: int = 0) -> lsp.Position:
     return lsp.Position(before.count("\n"), i - (before.rfind("\n") + 1))
 
 
-def _apply(text: str, edits: list[lsp.TextEdit]) -> str:
-    lines = text.split("\n")
-    starts = [0]
-    for line in lines[:-1]:
-        starts.append(starts[-1] + len(line) + 1)
-
-    def at(p: lsp.Position) -> int:
-        return starts[p.line] + p.character
-
-    for e in sorted(edits, key=lambda e: at(e.range.start), reverse=True):
-        text = text[: at(e.range.start)] + e.new_text + text[at(e.range.end) :]
-    return text
 
 
 def _errors_after(project: Path, texts: dict[str, str]) -> list[str]:
@@ -152,7 +140,7 @@ async def test_rename_from_any_use(
     assert edit is not None and edit.changes is not None
     counts = {name: len(edit.changes.get(p.as_uri(), [])) for name, p in paths.items()}
     assert {k: v for k, v in counts.items() if v} == expected
-    renamed = {str(paths[n]): _apply(texts[n], edit.changes.get(paths[n].as_uri(), [])) for n in paths}
+    renamed = {str(paths[n]): apply_edits(texts[n], edit.changes.get(paths[n].as_uri(), [])) for n in paths}
     assert _errors_after(project, renamed) == []
     assert all(e.new_text == new for es in edit.changes.values() for e in es)
     assert all(old in texts[n] and old not in renamed[str(paths[n])].split() for n in paths if counts[n])
