@@ -68,7 +68,9 @@ def register(server: KitLanguageServer) -> None:
 
     @server.feature(lsp.EXIT)
     def exit_(ls: KitLanguageServer, params: None) -> None:
-        """Exit at once: 0 after `shutdown`, 1 without (every reply is already written)."""
+        """Exit at once: 0 after `shutdown`, 1 without (every reply is already written). The
+        generation worker ends at the end of its input (after a run it is in, never midway)."""
+        ls.regenerate.worker.stop()
         terminate(0 if ls.shutdown_received else 1)
 
 
