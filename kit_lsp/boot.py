@@ -43,7 +43,7 @@ class _Importer(threading.Thread):
 
     def run(self) -> None:
         try:
-            import kit_lsp.server  # noqa: F401
+            import kit_lsp.app  # noqa: F401
         except BaseException as exc:  # re-raised on the main thread
             self.error = exc
         finally:
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> None:
     importer.join()
     if importer.error is not None:
         raise importer.error
-    from kit_lsp.server import serve
+    from kit_lsp.app import serve
 
     serve(inbox, outbox, [initialize, *backlog], initialize_result(initialize["params"]), published)
 

@@ -45,21 +45,34 @@ class Early:
         self._records: list[cache.Record] = []
         self._opened: dict[str, tuple[str, int | None, str]] = {}  # path -> (uri, version, text)
         self._touched: set[str] = set()  # uris edited or closed: left to the server
+        self._lock = threading.Lock()  # `load` runs on its own thread
+        self._closed = False  # handed over: nothing more is published
         self.published: Published = {}
 
     def load(self) -> None:
-        """Read the records of the workspace's designs and publish those still valid."""
+        """Read the records of the workspace's designs and publish those still valid (on its
+        own thread: a large workspace folder takes a while to list, the hand-over never waits)."""
+        records = []
         for folder in self._folders:
             for root in design_roots(folder):
                 record = cache.load(str(root.resolve()))
-                if record is not None and record.get("encoding") == self._encoding:
-                    self._records.append(record)
-        self._records = [r for r in self._records if cache.matches_disk(r, {})]
-        for record in self._records:
-            self._log(f"kit: diagnostics of {record['root']} from the last session (unchanged since)")
-            for path, diags in record["diagnostics"].items():
-                if path not in self._opened:
-                    self._publish(Path(path).as_uri(), None, diags)
+                if record is not None and record.get("encoding") == self._encoding and cache.matches_disk(record, {}):
+                    records.append(record)
+        with self._lock:
+            self._records = records
+            for record in records:
+                self._log(f"kit: diagnostics of {record['root']} from the last session (unchanged since)")
+                for path, diags in record["diagnostics"].items():
+                    if path not in self._opened:
+                        self._publish(Path(path).as_uri(), None, diags)
+            for path in self._opened:
+                self._opened_file(path)
+
+    def close(self) -> Published:
+        """The hand-over: nothing is published after it; returns what was."""
+        with self._lock:
+            self._closed = True
+            return dict(self.published)
 
     def _log(self, message: str) -> None:
         params = {"type": 4, "message": message}  # MessageType.Log
@@ -76,13 +89,14 @@ class Early:
         if not isinstance(doc, dict) or not isinstance(doc.get("uri"), str):
             return
         uri: str = doc["uri"]
-        if method == "textDocument/didOpen" and isinstance(doc.get("text"), str):
-            path = path_of(uri)
-            if path is not None and uri not in self._touched:
-                self._opened[path] = (uri, doc.get("version"), doc["text"])
-                self._opened_file(path)
-        elif method in ("textDocument/didChange", "textDocument/didClose"):
-            self._touched.add(uri)
+        with self._lock:
+            if method == "textDocument/didOpen" and isinstance(doc.get("text"), str):
+                path = path_of(uri)
+                if path is not None and uri not in self._touched:
+                    self._opened[path] = (uri, doc.get("version"), doc["text"])
+                    self._opened_file(path)
+            elif method in ("textDocument/didChange", "textDocument/didClose"):
+                self._touched.add(uri)
 
     def _opened_file(self, path: str) -> None:
         uri, version, text = self._opened[path]
@@ -94,7 +108,7 @@ class Early:
                 return
 
     def _publish(self, uri: str, version: int | None, diags: list[Any]) -> None:
-        if uri in self._touched:
+        if uri in self._touched or self._closed:
             return
         params: dict[str, Any] = {"uri": uri, "diagnostics": diags}
         if version is not None:
@@ -110,14 +124,18 @@ def run(
     meanwhile (for the server, in order) and what was published."""
     early = Early(params, outbox)
     backlog: list[wire.Item | None] = []
-    try:
-        early.load()
-    except Exception as exc:  # a cache that cannot be read only means no early diagnostics
-        print(f"kit-lsp: cached diagnostics not used: {exc}", file=sys.stderr)
+
+    def load() -> None:
+        try:
+            early.load()
+        except Exception as exc:  # a cache that cannot be read only means no early diagnostics
+            print(f"kit-lsp: cached diagnostics not used: {exc}", file=sys.stderr)
+
+    threading.Thread(target=load, name="kit-lsp-early", daemon=True).start()
     while importing.is_alive():
         got, item = inbox.take(timeout=0.005)
         if got:
             if item is not None:
                 early.see(item)
             backlog.append(item)
-    return backlog, early.published
+    return backlog, early.close()

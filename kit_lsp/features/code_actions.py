@@ -22,7 +22,7 @@ from kit_lsp.refs import ERROR, MIDDLEWARE, resolve
 from kit_lsp.state import View
 
 if TYPE_CHECKING:
-    from kit_lsp.server import KitLanguageServer
+    from kit_lsp.app import KitLanguageServer
 
 Edit = tuple[str, lsp.WorkspaceEdit]
 

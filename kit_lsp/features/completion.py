@@ -18,7 +18,7 @@ from kit_lsp.completions import Request, complete, resolve_documentation
 from kit_lsp.context import word_before as _word
 
 if TYPE_CHECKING:
-    from kit_lsp.server import KitLanguageServer
+    from kit_lsp.app import KitLanguageServer
 
 TRIGGERS = COMPLETION_TRIGGERS
 _PACKAGE = re.compile(rb"^\s*package\s+([A-Za-z_]\w*)", re.MULTILINE)

@@ -31,7 +31,7 @@ from kit_lsp.documents import Document
 from kit_lsp.project import Snapshot
 
 if TYPE_CHECKING:
-    from kit_lsp.server import KitLanguageServer
+    from kit_lsp.app import KitLanguageServer
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from kit_core.format import format_model
 from kit_lsp.textdiff import line_ending, minimal_edits
 
 if TYPE_CHECKING:
-    from kit_lsp.server import KitLanguageServer
+    from kit_lsp.app import KitLanguageServer
 
 
 def register(server: KitLanguageServer) -> None:

@@ -23,7 +23,7 @@ from kit_lsp.documents import path_of
 from kit_lsp.settings import load_settings
 
 if TYPE_CHECKING:
-    from kit_lsp.server import KitLanguageServer
+    from kit_lsp.app import KitLanguageServer
 
 log = logging.getLogger(__name__)
 

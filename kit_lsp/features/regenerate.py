@@ -24,7 +24,7 @@ from kit_lsp.project import design_root_for
 from kit_lsp.worker import Worker
 
 if TYPE_CHECKING:
-    from kit_lsp.server import KitLanguageServer
+    from kit_lsp.app import KitLanguageServer
 
 log = logging.getLogger(__name__)
 

@@ -18,8 +18,8 @@ from kit_core import syntax
 from kit_lsp.capabilities import SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES
 
 if TYPE_CHECKING:
+    from kit_lsp.app import KitLanguageServer
     from kit_lsp.documents import Document
-    from kit_lsp.server import KitLanguageServer
 
 TYPES = SEMANTIC_TOKEN_TYPES
 MODIFIERS = SEMANTIC_TOKEN_MODIFIERS

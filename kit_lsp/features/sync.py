@@ -18,7 +18,7 @@ from kit_lsp.documents import kind_of, path_of
 from kit_lsp.project import design_root_for
 
 if TYPE_CHECKING:
-    from kit_lsp.server import KitLanguageServer
+    from kit_lsp.app import KitLanguageServer
 
 
 def register(server: KitLanguageServer) -> None:

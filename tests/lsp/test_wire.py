@@ -159,9 +159,9 @@ def test_the_handshake_does_not_import_the_server() -> None:
     import subprocess
 
     code = (
-        "import sys, kit_lsp.boot;"
+        "import sys, kit_lsp.server, kit_lsp.boot;"
         "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol', 'cattrs', 'tree_sitter')"
-        " or m.startswith(('kit_core.analyzer', 'kit_core.lower', 'kit_lsp.server')));"
+        " or m.startswith(('kit_core.analyzer', 'kit_core.lower', 'kit_lsp.app')));"
         "print(heavy)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
@@ -199,8 +199,8 @@ def test_the_early_initialize_answer_is_what_pygls_computes(tmp_path: Path, prof
     from lsprotocol import types as lsp
     from pygls.protocol import default_converter
 
+    from kit_lsp.app import create_server
     from kit_lsp.capabilities import initialize_result
-    from kit_lsp.server import create_server
 
     caps = _client_capabilities(profile)
     params = {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": caps}
