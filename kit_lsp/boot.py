@@ -25,23 +25,25 @@ from kit_lsp.capabilities import initialize_result
 
 _VERSION_FLAGS = ("-version", "--version", "-v")
 _HANDSHAKE_SWITCH_S = 0.0005  # see `_Importer`
+_HANDSHAKE_WAIT_S = 0.1
 
 
 class _Importer(threading.Thread):
-    """Imports the server on its own thread. The import holds the GIL for most of its run; a
-    short switch interval meanwhile lets the reader and the handshake take their turns
-    within a millisecond instead of five (restored when the import is done)."""
+    """Imports the server on its own thread. It starts once `initialize` is answered (or
+    after ``_HANDSHAKE_WAIT_S``, for a client slow to send it), so the answer does not share
+    the GIL with the import; then a short switch interval lets the reader and the start-up
+    code take their turns within a millisecond instead of five (restored when the import is
+    done)."""
 
     def __init__(self) -> None:
         super().__init__(name="kit-lsp-import", daemon=True)
         self.error: BaseException | None = None
+        self.go = threading.Event()
         self._interval = sys.getswitchinterval()
 
-    def start(self) -> None:
-        sys.setswitchinterval(_HANDSHAKE_SWITCH_S)
-        super().start()
-
     def run(self) -> None:
+        self.go.wait(_HANDSHAKE_WAIT_S)
+        sys.setswitchinterval(_HANDSHAKE_SWITCH_S)
         try:
             import kit_lsp.app  # noqa: F401
         except BaseException as exc:  # re-raised on the main thread
@@ -63,6 +65,7 @@ def main(argv: list[str] | None = None) -> None:
     inbox = wire.Inbox(sys.stdin.buffer).start()
     outbox = wire.Outbox(sys.stdout.buffer)
     initialize = handshake(inbox, outbox)
+    importer.go.set()
     backlog, published = early.run(initialize["params"], inbox, outbox, importer)
     importer.join()
     if importer.error is not None:
