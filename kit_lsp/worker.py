@@ -94,12 +94,24 @@ def serve_worker(inp: IO[str], out: IO[str]) -> None:
 WORKER_NICENESS = 19  # the lowest priority: generation waits for the editor, never the other way
 
 
+def background() -> None:
+    """Run at the lowest CPU priority (gofmt and the plugins inherit it): on Linux the idle
+    class, whose tasks give way to the editor's process as soon as it wakes (a niceness
+    still lets a running task finish its slice first); elsewhere the highest niceness."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # type: ignore[attr-defined]
+        return
+    except (AttributeError, OSError):  # not Linux, or not allowed
+        pass
+    try:
+        os.nice(WORKER_NICENESS)
+    except (AttributeError, OSError):
+        pass
+
+
 def main() -> None:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
-    try:
-        os.nice(WORKER_NICENESS)  # background work: the editor's keystrokes come first (gofmt inherits it)
-    except (AttributeError, OSError):  # not on this platform, or not allowed
-        pass
+    background()
     serve_worker(sys.stdin, sys.stdout)
 
 
