@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kit_core.designfiles import MANIFEST_NAME  # noqa: F401 - one spelling of the name, re-exported
+
 if TYPE_CHECKING:
     from kit_core.diagnostics import Diagnostic
     from kit_core.source import Span
-
-MANIFEST_NAME = "kit.design.yaml"
 
 FILE_CASES = ("snake", "kebab", "camel")
 KINDS = ("application", "contracts")

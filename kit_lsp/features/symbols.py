@@ -30,7 +30,7 @@ from kit_lsp.convert import lsp_location, lsp_range
 from kit_lsp.project import Snapshot
 
 if TYPE_CHECKING:
-    from kit_lsp.server import KitLanguageServer
+    from kit_lsp.app import KitLanguageServer
 
 K = lsp.SymbolKind
 _KINDS: dict[type, lsp.SymbolKind] = {
