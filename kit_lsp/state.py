@@ -134,16 +134,24 @@ class State:
             snap = self.analyze(key)
         return snap
 
-    def view(self, uri: str) -> View | None:
-        """The document's view for a request (None when the document is not open)."""
+    def view(self, uri: str, fresh: bool = False) -> View | None:
+        """The document's view for a request (None when the document is not open).
+
+        Reading requests (hover, completion) take the latest analysis as it is; ``fresh``
+        ones, whose answer edits text (rename, quick fixes), need the analysis of every open
+        buffer as it is now, or their edits land on offsets of an older text."""
         doc = self.docs.get(uri)
         if doc is None or doc.kind != "kit":
             return None
         file = doc.parsed()
-        snap = self.latest(self.key_for(doc))
-        if snap is None:
-            snap = self.analyze(self.key_for(doc))
+        key = self.key_for(doc)
+        snap = self.latest(key)
+        if snap is None or (fresh and self._stale(key, snap)):
+            snap = self.analyze(key)
         return View(doc, file, snap, self.encoding)
+
+    def _stale(self, key: str, snap: Snapshot) -> bool:
+        return any(snap.versions.get(d.path, -1) != d.version for d in self.docs_for(key))
 
     def uri_for(self, path: str) -> str:
         """A file's URI as the client knows it (the one it opened it with, if open)."""

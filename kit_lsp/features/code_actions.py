@@ -162,7 +162,7 @@ def register(server: KitLanguageServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION, options)
     @server.thread()
     def code_action(ls: KitLanguageServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
-        view = ls.state.view(params.text_document.uri)
+        view = ls.state.view(params.text_document.uri, fresh=True)
         if view is None:
             return None
         return actions(view, list(params.context.diagnostics))

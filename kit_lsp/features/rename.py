@@ -24,7 +24,7 @@ def register(server: KitLanguageServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
     @server.thread()
     def prepare(ls: KitLanguageServer, params: lsp.PrepareRenameParams) -> lsp.PrepareRenamePlaceholder | None:
-        view = ls.state.view(params.text_document.uri)
+        view = ls.state.view(params.text_document.uri, fresh=True)
         found = renaming.symbol_at(view, view.offset(params.position)) if view is not None else None
         if view is None or found is None:
             return None
@@ -34,7 +34,7 @@ def register(server: KitLanguageServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_RENAME)
     @server.thread()
     def rename(ls: KitLanguageServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
-        view = ls.state.view(params.text_document.uri)
+        view = ls.state.view(params.text_document.uri, fresh=True)
         found = renaming.symbol_at(view, view.offset(params.position)) if view is not None else None
         if view is None or found is None:
             return None
