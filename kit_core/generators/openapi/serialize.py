@@ -69,7 +69,9 @@ def _map_key(key: str) -> tuple[int, str]:
 # characters beyond the Basic Multilingual Plane, which libyaml escapes (`"\U0001F680"`):
 # a dump showing such an escape is made again by the Python emitter, which writes them as
 # they are; so is one showing a complex key (`? |-`, libyaml's way with a key that spans
-# lines). The one difference left is an empty key (`'': x` against `? ''`), which no kit
+# lines), and so is one ending in the end marker `...`: libyaml writes it after any block
+# scalar that keeps its trailing line breaks (`|+`) anywhere in the document, the Python
+# emitter only when the document ends in one. The one difference left is an empty key (`'': x` against `? ''`), which no kit
 # document holds (`@json("")` is refused; names and paths are never empty).
 class _Dumper(yaml.SafeDumper):
     def ignore_aliases(self, data: Any) -> bool:
@@ -100,7 +102,8 @@ def to_yaml(doc: dict[str, Any]) -> str:
 def dump(value: Any) -> str:
     """YAML of a value already in canonical order."""
     text = _dump(value, _CDumper)
-    return _dump(value, _Dumper) if "\\U" in text or _COMPLEX_KEY.search(text) else text
+    redo = "\\U" in text or text.endswith("\n" + END_MARKER) or _COMPLEX_KEY.search(text)
+    return _dump(value, _Dumper) if redo else text
 
 
 _COMPLEX_KEY = re.compile(r"^ *(?:- )*\? ", re.MULTILINE)
