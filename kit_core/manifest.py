@@ -14,52 +14,22 @@ from typing import Any
 import yaml
 
 from kit_core.diagnostics import Diagnostic, make
+from kit_core.manifest_keys import BY_NAME, OUTPUT_KEYS, REMOVED_KEYS, SCALAR_KEYS, SECTION_KEYS, lookup
 from kit_core.source import Span, file_span
 
 MANIFEST_NAME = "kit.design.yaml"
 
-FILE_CASES = ("snake", "kebab", "camel")
-KINDS = ("application", "contracts")
+FILE_CASES = BY_NAME["output.fileCase"].values
+KINDS = BY_NAME["output.kind"].values
 
 # Output keys: (default under application, default under contracts, accepts "-").
 _OUTPUT_KEYS: dict[str, tuple[str, str, bool]] = {
-    "types": ("./internal/types", "./gen/types", False),
-    "transport": ("./internal/transport", "./internal/transport", False),
-    "routes": ("./internal/routes", "./internal/routes", False),
-    "wiring": ("./internal/wiring", "./internal/wiring", False),
-    "service": ("./internal/service", "./internal/service", False),
-    "middleware": ("./internal/middleware", "./internal/middleware", False),
-    "config": ("./config", "./config", False),
-    "svccontext": ("./svccontext/svccontext.go", "./svccontext/svccontext.go", False),
-    "main": ("./main.go", "./main.go", True),
-    "openapi": ("./docs/openapi.yaml", "./docs/openapi.yaml", True),
-    "pb": ("./internal/pb", "./gen/pb", True),
-    "grpc": ("./internal/grpc", "./internal/grpc", False),
+    k.leaf: (k.default or "", k.contracts_default or k.default or "", k.dash) for k in OUTPUT_KEYS
 }
 _FILE_OUTPUTS = frozenset({"svccontext", "main", "openapi"})  # file paths, not directories
 
-REMOVED_KEYS: dict[str, str] = {
-    "design": "the folder holding kit.design.yaml is the design folder",
-    "output.services": "logic stubs go to output.service",
-    "output.consumeMiddleware": "consumer middleware is set with bus.Use where the bus is built",
-    "events.asyncapi": "no AsyncAPI document is generated",
-    "events.targets[].layout": "the application owns the folder layout of its consumers",
-}
-
-_KNOWN_SCALARS = frozenset(
-    {f"output.{k}" for k in _OUTPUT_KEYS}
-    | {
-        "output.kind",
-        "output.fileCase",
-        "openapi.title",
-        "openapi.version",
-        "openapi.description",
-        "openapi.basePath",
-        "proto.plugins.go",
-        "proto.plugins.goGrpc",
-    }
-)
-_KNOWN_SECTIONS = frozenset({"output", "openapi", "proto", "proto.plugins", "events"})
+_KNOWN_SCALARS = SCALAR_KEYS
+_KNOWN_SECTIONS = SECTION_KEYS
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +149,7 @@ class _Reader:
             )
         elif key == "openapi.securitySchemes":
             self.values[key] = yaml.safe_load(yaml.serialize(value)) or {}
+            self.named(key, value)
         elif key == "events.targets":
             self.values[key] = self.targets(value)
         elif key == "proto.includes":
@@ -189,6 +160,21 @@ class _Reader:
             self.values[key] = self.scalar(key, value)
         else:
             self.diags.append(make("manifest/unknown-key", self.span(key_node), key=key))
+
+    def named(self, prefix: str, node: yaml.Node) -> None:
+        """Unknown keys inside user-named mappings (a security scheme and its flows), by the
+        key table; `x-` extensions pass, and what sits below a free key is not looked at."""
+        if not isinstance(node, yaml.MappingNode):
+            return
+        for key_node, value_node in node.value:
+            name = str(key_node.value)
+            key = f"{prefix}.{name}"
+            row = lookup(key)
+            user_named = key.count(".") == 2  # the scheme's own name
+            if row is None and not user_named and not name.startswith("x-"):
+                self.diags.append(make("manifest/unknown-key", self.span(key_node), key=key))
+            elif user_named or (row is not None and row.kind.value == "section"):
+                self.named(key, value_node)
 
     def scalar(self, key: str, node: yaml.Node) -> str | None:
         if not isinstance(node, yaml.ScalarNode):

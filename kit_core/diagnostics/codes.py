@@ -306,6 +306,13 @@ register("proto/plugin-missing", E, "{message}",
          "the protobuf Go plugins are not pinned in go.mod (or a configured plugin is not found)")
 register("proto/plugin", E, "{plugin} failed: {message}", "a protobuf plugin that failed or wrote outside output.pb")
 
+# ---- logic stubs against the design (kit_core/stubs) --------------------------------------------
+register("stub/drift", W, "logic stub {stub} of {label} {detail}",
+         "a gen-once logic stub whose method signature no longer matches what the design generates")
+register("stub/renamed", Severity.INFO, "{label} has no logic stub yet: {old} holds the code of {old_label}, "
+         "which the design no longer has, with the same signature - the next generation carries it into {new}",
+         "a renamed method whose code the next generation carries into its new stub")
+
 # ---- formatter ------------------------------------------------------------------------------
 register("format/comment-position", E,
          "a comment inside {what} cannot be formatted - move it above or after the line",

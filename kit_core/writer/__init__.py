@@ -10,12 +10,13 @@ rolled back. Notices are returned as data for the caller to print.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from kit_core.generators.base import Notice, OutputFile
+from kit_core.stubs.step import stubs_step
 from kit_core.writer.apply import WriteFailed, apply_plan
 from kit_core.writer.headers import GO_GEN_ONCE, GO_REGEN, YAML_REGEN
 from kit_core.writer.host import DiskHost, Host, MemoryHost
@@ -59,19 +60,24 @@ def plan_outputs(
     manifest: Any,
     targets: Iterable[str] = ALL_TARGETS,
     sweep: bool = True,
+    renames: Mapping[str, str] | None = None,
 ) -> Plan:
-    """What a run would do, touching nothing (also a dry run)."""
+    """What a run would do, touching nothing (also a dry run). ``renames`` maps an old
+    logic stub to the new stub of its renamed method (kit-lsp's rename says so)."""
     chosen = tuple(targets)
     plan = Plan()
+    stub_notices: list[Notice] = []
+    if "go" in chosen:
+        files, stub_notices = stubs_step(host, files, manifest, renames)
     classify(host, files, plan)
     produced = {f.path for f in files}
     if sweep:
         plan.sweep = stale_files(host, sweep_roots(manifest, produced, chosen), produced)
     if "go" in chosen:
         swept = {w.path for w in plan.sweep}
-        plan.notices = stale_stub_notices(host, manifest, produced) + grpc_notices(
-            host, manifest, files, swept
-        )
+        carried = {n.path for n in stub_notices}
+        stale = [n for n in stale_stub_notices(host, manifest, produced) if n.path not in carried]
+        plan.notices = stale + stub_notices + grpc_notices(host, manifest, files, swept)
     return plan
 
 
@@ -83,6 +89,7 @@ def write_outputs(
     targets: Iterable[str] = ALL_TARGETS,
     host: Host | None = None,
     sweep: bool = True,
+    renames: Mapping[str, str] | None = None,
 ) -> WriteReport:
     """Write ``files`` under ``project_root`` (or into ``host``) and sweep stale REGEN files.
 
@@ -90,7 +97,7 @@ def write_outputs(
     but the document, a go-only run leaves the document alone.
     """
     host = host or DiskHost(Path(project_root))
-    plan = plan_outputs(host, files, manifest, targets, sweep)
+    plan = plan_outputs(host, files, manifest, targets, sweep, renames)
     report = WriteReport(notices=list(plan.notices), errors=list(plan.errors))
     if plan.errors:
         return report
