@@ -58,19 +58,27 @@ def _facts(bindings: tuple[FieldBinding, ...]) -> dict[tuple[str, str], FieldFac
 
 def compare_http(old: Any, new: Any, was: Where) -> list[Change]:
     """``old`` and ``new`` are analyses (`kit_core.analyzer.Analysis`)."""
+    from kit_core.generators.openapi.document import operation_ids
+
     olds = {_key(m): m for m in old.http.methods}
     news = {_key(m): m for m in new.http.methods}
+    ids = {**_ids(old.http.methods, operation_ids), **_ids(new.http.methods, operation_ids)}
     out: list[Change] = []
     routes = {(m.verb, m.full_route): m for k, m in news.items() if k not in olds}
     for key, o in olds.items():
         n = news.get(key)
         if n is None:
-            out.extend(_gone(o, routes.get((o.verb, o.full_route)), new, was))
+            out.extend(_gone(o, routes.get((o.verb, o.full_route)), new, was, ids))
         else:
-            out.extend(_method(o, n, was))
+            out.extend(_method(o, n, was, ids))
     out.extend(_errors(old, new, was))
     out.extend(_enums(old, new, was))
     return out
+
+
+def _ids(methods: tuple[MethodInfo, ...], operation_ids: Callable[..., dict[int, str]]) -> dict[int, str]:
+    """The operationIds the OpenAPI document gives (by method object)."""
+    return operation_ids(methods)
 
 
 def _key(m: MethodInfo) -> Key:
@@ -81,12 +89,16 @@ def _label(m: MethodInfo) -> str:
     return f"{m.verb} {m.full_route} ({m.service}.{m.method.name})"
 
 
-def _gone(o: MethodInfo, same_route: MethodInfo | None, new: Any, was: Where) -> Iterator[Change]:
+def _gone(
+    o: MethodInfo, same_route: MethodInfo | None, new: Any, was: Where, ids: dict[int, str]
+) -> Iterator[Change]:
     at = was(o.method.name_span)
+    if same_route is not None and ids[id(o)] == ids[id(same_route)]:
+        return  # same route, same operationId (`@operationId`): clients see no difference
     if same_route is not None:
         yield Change("breaking/renamed", f"method {o.service}.{o.method.name} was renamed to "
-                     f"{same_route.method.name}: its operationId {o.operation_id} is now "
-                     f"{same_route.operation_id}", same_route.method.name_span, at)
+                     f"{same_route.method.name}: its operationId {ids[id(o)]} is now "
+                     f"{ids[id(same_route)]}", same_route.method.name_span, at)
         return
     parent = _service_span(new, o.package, o.service)
     yield Change("breaking/removed", f"route {_label(o)} was removed", parent, at)
@@ -98,7 +110,7 @@ def _service_span(analysis: Any, package: str, service: str) -> Span | None:
     return blocks[0].name_span if blocks else None
 
 
-def _method(o: MethodInfo, n: MethodInfo, was: Where) -> Iterator[Change]:
+def _method(o: MethodInfo, n: MethodInfo, was: Where, ids: dict[int, str]) -> Iterator[Change]:
     at, here = was(o.method.name_span), n.method.name_span
     name = f"{n.service}.{n.method.name}"
     if (o.verb, o.full_route) != (n.verb, n.full_route):
@@ -106,9 +118,8 @@ def _method(o: MethodInfo, n: MethodInfo, was: Where) -> Iterator[Change]:
                      f"{n.verb} {n.full_route}", here, at)
     if o.status != n.status:
         yield Change("breaking/status", f"success status of {name} changed from {o.status} to {n.status}", here, at)
-    if o.operation_id != n.operation_id:
-        yield Change("breaking/renamed", f"operationId of {name} changed from {o.operation_id} to "
-                     f"{n.operation_id}", here, at)
+    if ids[id(o)] != ids[id(n)]:
+        yield Change("breaking/renamed", f"operationId of {name} changed from {ids[id(o)]} to {ids[id(n)]}", here, at)
     yield from _fields(name, "request", _facts(o.request_fields), _facts(n.request_fields), here, was)
     yield from _fields(name, "response", _facts(o.response_fields), _facts(n.response_fields), here, was)
 

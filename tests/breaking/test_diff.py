@@ -160,7 +160,7 @@ def test_every_kind_of_http_break(repo: Path, capsys: pytest.CaptureFixture[str]
         f"{shop}:28:6: warning breaking/route: route of Items.GetItem changed from GET /api/items/{{id}} to "
         "GET /api/items/by-id/{id}",
         f"{shop}:33:9: warning breaking/renamed: method Items.DropItem was renamed to RemoveItem: its operationId "
-        "Items_DropItem is now Items_RemoveItem",
+        "DropItem is now RemoveItem",
     ]
     assert [line.replace(str(repo) + "/", "") for line in lines] == expected
 
@@ -189,6 +189,14 @@ def test_every_kind_of_proto_break(repo: Path, capsys: pytest.CaptureFixture[str
         "(its JSON name changes)",
         f"{proto}:20:6: warning breaking/removed: enum value stock.v1.Unit.UNIT_BOX (1) was removed",
     ]
+
+
+def test_a_renamed_method_keeping_its_operation_id_is_safe(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    kit = KIT.replace("\tpost CreateItem", "\t@operationId(\"CreateItem\")\n\tpost CreateItem")
+    (repo / "design/shop.kit").write_text(kit)
+    _git(repo, "commit", "-qam", "explicit id")
+    (repo / "design/shop.kit").write_text(kit.replace("post CreateItem", "post AddItem"))
+    assert _diff(repo, capsys, "--exit-code") == (0, [])
 
 
 def test_a_reserved_number_makes_a_removal_safe(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
