@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from kit_core.breaking.change import Change
+from kit_core.proto.outline import ENUM_VALUE, FILE_ENUM, MESSAGE_ENUM, MESSAGE_FIELD, MESSAGE_NESTED, field_type
 from kit_core.proto.places import FILE_MESSAGE, FILE_SERVICE, SERVICE_METHOD
 from kit_core.source import Span
 
 Where = Callable[[Span], str]
 
-MESSAGE_FIELD, MESSAGE_NESTED, MESSAGE_ENUM, FILE_ENUM, ENUM_VALUE = 2, 3, 4, 5, 2
 KINDS = {(False, False): "unary", (False, True): "server streaming", (True, False): "client streaming",
          (True, True): "bidirectional"}
 
@@ -109,10 +109,7 @@ def compare_protos(old: Index, new: Index, was: Where) -> list[Change]:
 
 
 def _type(fl: Any) -> str:
-    from google.protobuf import descriptor_pb2
-
-    base = fl.type_name[1:] if fl.type_name else descriptor_pb2.FieldDescriptorProto.Type.Name(fl.type)[5:].lower()
-    return ("repeated " if fl.label == 3 else "") + base
+    return field_type(fl, full=True)
 
 
 def _message(o: Decl, n: Decl, was: Where) -> Iterator[Change]:
