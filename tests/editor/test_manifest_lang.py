@@ -15,14 +15,14 @@ openapi:
   securitySchemes:
     key:
       type: apiKey
-      
+<indent>
 events:
   targets:
     - lang: go
       out: ./x
     - lang: go
-      
-"""
+<indent>
+""".replace("<indent>", " " * 6)  # the cursor sits on indented blank lines
 
 
 def _labels(line: int, col: int) -> list[str]:
