@@ -6,7 +6,7 @@ writes nothing when it has errors. ``progress`` receives a short message per sta
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,8 +37,21 @@ class Outcome:
         swept = ", ".join(self.swept) or "nothing"
         return f"kit: generated {self.root}: wrote {written}; swept {swept}; {self.unchanged} unchanged"
 
+    def one_line(self) -> str:
+        """`kit: design: 3 written (a.go, b.go, +1), 1 swept, 40 unchanged, 2 notices`."""
+        shown = ", ".join(Path(p).name for p in self.written[:2]) + (f", +{len(self.written) - 2}"
+                                                                     if len(self.written) > 2 else "")
+        parts = [f"{len(self.written)} written" + (f" ({shown})" if self.written else "")]
+        parts += [f"{len(self.swept)} swept", f"{self.unchanged} unchanged"]
+        if self.notices:
+            parts.append(f"{len(self.notices)} notice{'s' if len(self.notices) != 1 else ''} (see the output)")
+        return f"kit: {self.root.name}: " + ", ".join(parts)
 
-def generate_design(root: Path, progress: Callable[[str], None] = lambda _: None) -> Outcome:
+
+def generate_design(
+    root: Path, progress: Callable[[str], None] = lambda _: None, renames: Mapping[str, str] | None = None
+) -> Outcome:
+    """``renames`` pairs old and new stubs of methods renamed in the editor (their code moves)."""
     outcome = Outcome(root)
     try:
         progress("loading the design")
@@ -51,7 +64,9 @@ def generate_design(root: Path, progress: Callable[[str], None] = lambda _: None
         progress("generating")
         gen = program.generate(design, checked.analysis)
         progress("writing")
-        report = write_outputs(design.project_root, gen.files, design.manifest, targets=program.TARGETS)
+        report = write_outputs(
+            design.project_root, gen.files, design.manifest, targets=program.TARGETS, renames=renames
+        )
     except program.DesignError as exc:
         outcome.failure = exc.diagnostic.message
         return outcome

@@ -25,6 +25,7 @@ from kit_core.manifest import MANIFEST_NAME, Manifest, default_manifest, parse_m
 from kit_core.model import SourceFile
 from kit_core.symbols import SymbolTable
 from kit_lsp.documents import Document
+from kit_lsp.protos import Protos
 
 
 def design_root_for(path: str) -> Path | None:
@@ -50,6 +51,8 @@ class Snapshot:
     symbols: SymbolTable
     analysis: Any = None
     versions: dict[str, int | None] = field(default_factory=dict)  # open buffers analysed
+    protos: Any = None  # kit_core.proto.ProtoDesign: the design's protos compiled (None without protos)
+    proto_outlines: dict[str, list[Any]] = field(default_factory=dict)  # import name -> last good outline
 
     def diagnostics_for(self, path: str) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.span.path == path]
@@ -112,21 +115,27 @@ class DesignSession:
         self._analyzer: Analyzer | None = None
         self._manifest: Manifest | None = None
         self._manifest_text: tuple[str, Manifest, list[Diagnostic]] | None = None
+        self.protos = Protos(root)
 
     def analyze(self, open_docs: Mapping[str, Document]) -> Snapshot:
         text, manifest, mdiags = _manifest(self.root, open_docs, self._manifest_text)
         self._manifest_text = (text, manifest, mdiags) if text is not None else None
         files = self._files(open_docs)
         analysis = self._update(manifest, files)
-        diags = merge(mdiags, analysis.diagnostics)
         versions = {p: d.version for p, d in open_docs.items()}
+        compiled, proto_versions = self.protos.compile(manifest, open_docs)
+        versions.update(proto_versions)
+        diags = merge(mdiags, analysis.diagnostics, self.protos.diagnostics(manifest, analysis))
         symbols = analysis.symbols
-        return Snapshot(str(self.root), self.root, manifest, files, diags, symbols, analysis, versions)
+        snap = Snapshot(str(self.root), self.root, manifest, files, diags, symbols, analysis, versions)
+        snap.protos, snap.proto_outlines = compiled, self.protos.outlines
+        return snap
 
     def forget_listing(self) -> None:
         """Files were created, changed or deleted: list and check them again next time."""
         self._paths = None
         self.disk.forget_checks()
+        self.protos.forget_listing()
 
     def _listing(self) -> set[str]:
         now = time.monotonic()

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 
 from kit_core import __version__
 from kit_lsp import features
+from kit_lsp.background import DesignJob
 from kit_lsp.features.diagnostics import Diagnostics
 from kit_lsp.features.lifecycle import terminate
 from kit_lsp.features.regenerate import Regenerator
+from kit_lsp.project import Snapshot
 from kit_lsp.protocol import KitProtocol
 from kit_lsp.state import State
 
@@ -26,8 +28,11 @@ class KitLanguageServer(LanguageServer):
             text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental,
         )
         self.state = State()
+        self.analysis_listeners: list[Callable[[Snapshot], None]] = []  # told after each published analysis
         self.diagnostics = Diagnostics(self)
         self.regenerate = Regenerator(self)
+        self.stub_drift: DesignJob  # set by the features that own them
+        self.breaking: DesignJob
 
     @property
     def shutdown_received(self) -> bool:

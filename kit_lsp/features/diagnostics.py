@@ -123,6 +123,8 @@ class Diagnostics:
                 continue  # edited since: the analysis its edit scheduled will publish
             diags = [lsp_diagnostic(d, state.encoding, state.text_of) for d in snap.diagnostics_for(doc.path)]
             self.set(ANALYZER, doc, diags)
+        for listener in self._server.analysis_listeners:
+            listener(snap)
 
     def set(self, source: str, doc: Document, diags: list[lsp.Diagnostic]) -> None:
         self._by_source.setdefault(source, {})[doc.uri] = diags

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
+from kit_lsp.features.stub_drift import RENAMES
 from kit_lsp.generation import Outcome, generate_design
 from kit_lsp.project import design_root_for
 
@@ -79,8 +80,9 @@ class Regenerator:
         def report(message: str) -> None:
             loop.call_soon_threadsafe(progress.report, message)
 
+        renames = RENAMES.pop(str(root), {})
         try:
-            outcome = await loop.run_in_executor(self._pool, generate_design, root, report)
+            outcome = await loop.run_in_executor(self._pool, generate_design, root, report, renames)
         except Exception as exc:  # a generator bug must not take the server down
             log.exception("generation of %s failed", root)
             outcome = Outcome(root, failure=f"internal error: {exc}")
@@ -89,8 +91,16 @@ class Regenerator:
         self._log(lsp.MessageType.Info if outcome.ok else lsp.MessageType.Warning, outcome.summary())
         for notice in outcome.notices:
             self._log(lsp.MessageType.Info, f"kit: notice: {notice}")
-        if outcome.failure:  # not a design error (those are diagnostics): tell the user
-            self._server.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Warning, outcome.summary()))
+        self._tell(outcome)
+        self._server.stub_drift.refresh_all()  # stubs were written: their state changed
+
+    def _tell(self, outcome: Outcome) -> None:
+        """Where users look: a failed generation always, a one-line summary when asked."""
+        if not outcome.ok:
+            kind = lsp.MessageType.Warning if outcome.design_errors else lsp.MessageType.Error
+            self._server.window_show_message(lsp.ShowMessageParams(kind, outcome.summary()))
+        elif self._server.state.settings.save_summary:
+            self._server.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Info, outcome.one_line()))
 
     def _log(self, kind: lsp.MessageType, message: str) -> None:
         self._server.window_log_message(lsp.LogMessageParams(type=kind, message=message))

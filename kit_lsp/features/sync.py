@@ -11,11 +11,19 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
-from kit_lsp.documents import kind_of, path_of
+from kit_lsp.documents import Document, kind_of, path_of
 from kit_lsp.project import design_root_for
 
 if TYPE_CHECKING:
     from kit_lsp.server import KitLanguageServer
+
+
+def checked(doc: Document) -> bool:
+    """`.kit` files and manifests; `.proto` files only inside a design folder (protos
+    elsewhere belong to other tools)."""
+    if doc.kind == "proto":
+        return design_root_for(doc.path) is not None
+    return doc.kind in ("kit", "manifest")
 
 
 def register(server: KitLanguageServer) -> None:
@@ -24,7 +32,7 @@ def register(server: KitLanguageServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: KitLanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
         doc = state.docs.open(params.text_document)
-        if doc.kind in ("kit", "manifest"):
+        if checked(doc):
             ls.diagnostics.schedule_doc(doc)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
@@ -33,7 +41,7 @@ def register(server: KitLanguageServer) -> None:
         if doc is None:
             return
         doc.apply(params.content_changes, params.text_document.version, state.encoding)
-        if doc.kind in ("kit", "manifest"):
+        if checked(doc):
             ls.diagnostics.schedule_doc(doc)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
@@ -59,7 +67,11 @@ def register(server: KitLanguageServer) -> None:
     @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched(ls: KitLanguageServer, params: lsp.DidChangeWatchedFilesParams) -> None:
         keys: set[str] = set()
+        if any(path_of(c.uri).endswith(".go") for c in params.changes):
+            ls.stub_drift.refresh_all()  # a stub edited, created or deleted
         for change in params.changes:
+            if path_of(change.uri).endswith(".go"):
+                continue
             root = design_root_for(path_of(change.uri))
             if root is None:
                 continue
