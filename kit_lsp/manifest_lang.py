@@ -54,9 +54,12 @@ def manifest_completion(doc: Document, pos: lsp.Position, encoding: str) -> lsp.
     line = _line(text, pos.line)
     col = _index(line, pos.character, encoding)
     items = []
+    start = col - len(_typed(line[:col]))
+    end = col + len(_rest(line[col:]))
+    replace = lsp.Range(
+        lsp.Position(pos.line, _column(line, start, encoding)), lsp.Position(pos.line, _column(line, end, encoding))
+    )
     for item in complete(text, pos.line, col):
-        start = col - len(_typed(line[:col]))
-        replace = lsp.Range(lsp.Position(pos.line, _column(line, start, encoding)), pos)
         extra = []
         if item.extra_lines:
             indent = " " * (len(line) - len(line.lstrip(" ")))
@@ -75,6 +78,14 @@ def manifest_completion(doc: Document, pos: lsp.Position, encoding: str) -> lsp.
             )
         )
     return lsp.CompletionList(is_incomplete=False, items=items)
+
+
+def _rest(after: str) -> str:
+    """The rest of the word under the cursor (a completion replaces the whole word)."""
+    i = 0
+    while i < len(after) and not after[i].isspace() and after[i] != ":":
+        i += 1
+    return after[:i]
 
 
 def _typed(before: str) -> str:

@@ -6,7 +6,7 @@ that place (`window/showDocument`)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
@@ -73,7 +73,7 @@ def register(server: KitLanguageServer) -> None:
         return out
 
     @server.command(OPEN)
-    async def open_file(ls: KitLanguageServer, uri: str, line: int) -> bool:
+    async def open_file(ls: Any, uri: str, line: int) -> bool:  # pygls reads these hints at run time
         """Show a file at a line; False when the client cannot (it then gets the lens's title only)."""
         window = ls.client_capabilities.window
         if window is None or not window.show_document or not window.show_document.support:
