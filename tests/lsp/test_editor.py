@@ -161,9 +161,10 @@ async def test_proto_outline(client: LanguageClient, project: Path) -> None:
         lsp.DocumentSymbolParams(lsp.TextDocumentIdentifier(uri))
     )
     assert symbols is not None
+    get = "(stock.v1.GetRequest) → stock.v1.Level"
     shape = [(s.name, s.kind, [(c.name, c.kind, c.detail) for c in s.children or []]) for s in symbols]  # type: ignore[union-attr]
     assert shape == [
-        ("Stock", lsp.SymbolKind.Interface, [("Get", lsp.SymbolKind.Method, "unary (stock.v1.GetRequest) → stock.v1.Level")]),
+        ("Stock", lsp.SymbolKind.Interface, [("Get", lsp.SymbolKind.Method, f"unary {get}")]),
         ("GetRequest", lsp.SymbolKind.Struct, [("sku", lsp.SymbolKind.Field, "string = 1")]),
         ("Level", lsp.SymbolKind.Struct, [("count", lsp.SymbolKind.Field, "int64 = 1")]),
     ]
@@ -230,7 +231,8 @@ async def test_code_lenses_and_open(client: LanguageClient, project: Path) -> No
     ]
     _generate(project)
     stub = project / "internal/service/items/create_item.go"
-    stub.write_text(stub.read_text().replace("\t// TODO: implement CreateItem.\n\treturn nil, nil", "\treturn req, nil"))
+    todo = "\t// TODO: implement CreateItem.\n\treturn nil, nil"
+    stub.write_text(stub.read_text().replace(todo, "\treturn req, nil"))
     lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(lsp.TextDocumentIdentifier(uri)))
     assert lenses is not None
     titles = [(c.range.start.line, c.command.title) for c in lenses]  # type: ignore[union-attr]
@@ -284,7 +286,7 @@ async def _diags(client: LanguageClient, uri: str, code: str) -> Sequence[lsp.Di
     return await _until(check)
 
 
-async def test_stub_drift_is_shown_on_the_method_and_fixed_by_a_quick_fix(client: LanguageClient, project: Path) -> None:
+async def test_stub_drift_on_the_method_and_its_quick_fix(client: LanguageClient, project: Path) -> None:
     _generate(project)
     uri = open_doc(client, project / "design/shop/shop.kit", KIT)
     replace_all(client, uri, KIT.replace("response Item\n\t}\n\n\tpost", "response Level\n\t}\n\n\tpost"))
