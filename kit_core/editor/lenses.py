@@ -9,9 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kit_core.gosource import GoSource
 from kit_core.source import Span
-from kit_core.stubs.expected import logic_method
+from kit_core.stubs.expected import method_in
 
 MISSING, TODO, IMPLEMENTED, DRIFTED = "not generated yet", "TODO", "implemented", "signature drifted"
 
@@ -83,12 +82,11 @@ def stub_status(data: bytes | None, facts: MethodFacts) -> tuple[str, int]:
     """(status, 0-based line of the logic method in the stub, 0 when unknown)."""
     if data is None:
         return MISSING, 0
-    src = GoSource.parse(data)
-    m = logic_method(src, facts.receiver, facts.method)
+    m = method_in(data, facts.receiver, facts.method)
     if m is None or m.sig is None or m.sig.body_start < 0:
         return DRIFTED, 0
-    body = src.text(m.sig.body_start, m.sig.body_end)
-    return (TODO if f"TODO: implement {facts.method}" in body else IMPLEMENTED), m.line
+    body = data[m.sig.body_start : m.sig.body_end]
+    return (TODO if f"TODO: implement {facts.method}".encode() in body else IMPLEMENTED), m.line
 
 
 def openapi_line(text: str, operation_id: str) -> int | None:

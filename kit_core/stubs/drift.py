@@ -14,7 +14,7 @@ from kit_core.generators.base import Notice
 from kit_core.gosource import GoFunc, GoParam, GoSource
 from kit_core.source import LineIndex, Span
 from kit_core.stubs.edits import Edit, signature_edits
-from kit_core.stubs.expected import HTTP, Expected, logic_method
+from kit_core.stubs.expected import HTTP, Expected, method_in
 
 Read = Callable[[str], "bytes | None"]  # project-relative path -> the file's bytes, None when absent
 
@@ -58,15 +58,14 @@ def find_drift(expected: Sequence[Expected], read: Read) -> list[Drift]:
         wanted = e.parsed()
         if data is None or wanted is None:
             continue
-        src = GoSource.parse(data)
-        found = logic_method(src, e.receiver, e.method)
+        found = method_in(data, e.receiver, e.method)
         if found is None:
             out.append(Drift(e, None, wanted, (), (), LineIndex(data)))
             continue
         assert found.sig is not None and wanted.sig is not None
         if found.sig.types() == wanted.sig.types():
             continue
-        edits = tuple(signature_edits(src, found, GoSource.parse(e.text), wanted))
+        edits = tuple(signature_edits(GoSource.parse(data), found, GoSource.parse(e.text), wanted))
         out.append(Drift(e, found, wanted, tuple(changes(found, wanted, e.kind)), edits, LineIndex(data)))
     return out
 

@@ -4,6 +4,7 @@ generators themselves (what the design generates, not a second description of it
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from kit_core.gosource import GoFunc, GoSource
@@ -24,11 +25,18 @@ class Expected:
     kind: str  # "http", or the RPC kind: unary, server, client, bidi
 
     def parsed(self) -> GoFunc | None:
-        return logic_method(GoSource.parse(self.text), self.receiver, self.method)
+        return method_in(self.text.encode("utf-8"), self.receiver, self.method)
 
 
 def logic_method(src: GoSource, receiver: str, method: str) -> GoFunc | None:
     return next((m for m in src.methods(receiver) if m.name == method), None)
+
+
+@lru_cache(maxsize=8192)
+def method_in(data: bytes, receiver: str, method: str) -> GoFunc | None:
+    """`logic_method` of a file's bytes, remembered: the editor asks again after every pause
+    in typing, and stubs (on disk and as kit would write them) rarely change."""
+    return logic_method(GoSource.parse(data), receiver, method)
 
 
 def expected_stubs(ctx: Any, protos: Any = None) -> list[Expected]:
