@@ -125,3 +125,19 @@ def test_kit_gen_prints_drift_as_notices(tmp_path: Path) -> None:
     (notice,) = [n for n in report.notices if n.path == "internal/service/items/get_item.go"]
     assert "request type changed from `*types.ItemID` to `*types.ItemKey`" in notice.message
     assert (root / "internal/service/items/get_item.go").read_text().count("req *types.ItemID") == 1  # untouched
+
+
+def test_the_command_line_prints_drift_as_a_notice(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    root = project(tmp_path)
+    generate(root)
+    (root / "design/shop.kit").write_text(KIT.replace("request  ItemID", "request  ItemKey"))
+    cmd = [sys.executable, "-m", "kit_core.cli", "gen", str(root / "design")]
+    proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert (
+        "notice: internal/service/items/get_item.go: logic stub of GetItem no longer matches the design: request "
+        "type changed from `*types.ItemID` to `*types.ItemKey`"
+    ) in proc.stderr
