@@ -1,13 +1,17 @@
 """Time a full parse + analyze of a large design, and re-analysis after one file edit.
 
     python bench/run_analyze.py [--design DIR] [--repeat 5]
+    python bench/run_analyze.py --pathological [--repeat 3]
 
 Without --design a synthetic design is generated (bench/gen_design.py: about 100
 packages, 2,000 types, 600 methods, plus one 3,000-line file) in a temporary folder.
 Each time is the median of --repeat runs and is printed with two ratios: against its
 target on this machine (full: 1 s, one-file edit: 50 ms) and against a baseline measured
 in the same run (a plain tree-sitter parse of the same bytes, no lowering, no analysis).
-Prints only; it asserts nothing (timings belong in no test).
+With --pathological it times pathological designs instead (bench/pathological.py: a chain
+and a cycle of 1,000 mixins, 5,000 references to unknown types), each against a plain
+tree-sitter parse of the same bytes. Prints only; it asserts nothing (timings belong in no
+test).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 from gen_design import write_design  # noqa: E402
+from pathological import mixin_chain, unknown_references  # noqa: E402
 
 from kit_core import syntax  # noqa: E402
 from kit_core.analyzer import Analyzer, analyze  # noqa: E402
@@ -100,11 +105,33 @@ def run(root: Path, repeat: int) -> None:
     report("one-file edit: re-analyze only", update_only, EDIT_TARGET, baseline_edit)
 
 
+PATHOLOGICAL = (
+    ("chain of 1,000 mixins", lambda: mixin_chain(1000)),
+    ("cycle of 1,000 mixins", lambda: mixin_chain(1000, cycle=True)),
+    ("5,000 unknown type references", lambda: unknown_references(5000)),
+)
+
+
+def run_pathological(repeat: int) -> None:
+    """Parse + analyze of each pathological design, as a ratio to a plain parse of its bytes."""
+    print(f"{'design':<34} {'parse+analyze':>13}   {'tree-sitter parse':>17}   ratio")
+    for label, make in PATHOLOGICAL:
+        text = make()
+        data = text.encode()
+        baseline = median_time(lambda data=data: syntax.parse(data), repeat)
+        full = median_time(lambda text=text: analyze([parse_file("/bench/p.kit", text)]), repeat)
+        print(f"{label:<34} {full * 1000:10.1f} ms   {baseline * 1000:14.1f} ms   {full / baseline:6.1f}x")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--design", type=Path, help="an existing design folder (default: generate one)")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--pathological", action="store_true", help="time pathological designs instead")
     args = ap.parse_args(argv)
+    if args.pathological:
+        run_pathological(args.repeat)
+        return 0
     if args.design:
         run(args.design.resolve(), args.repeat)
         return 0

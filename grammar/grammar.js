@@ -229,15 +229,22 @@ module.exports = grammar({
     // ------------------------------------------------------------ type references
 
     type_ref: $ => seq(
-      field('base', choice($.named_type, $.map_type, $.builtin_type)),
+      choice(field('base', choice($.named_type, $.map_type)), $._builtin_base),
       repeat(field('array', $.array_suffix)),
       optional(field('optional', '?')),
     ),
 
     _builtin_type_ref: $ => seq(
-      field('base', choice($.map_type, $.builtin_type)),
+      choice(field('base', $.map_type), $._builtin_base),
       repeat(field('array', $.array_suffix)),
       optional(field('optional', '?')),
+    ),
+
+    // Type arguments parse after a built-in too (`string<int>`): the analyzer refuses them
+    // as generic/non-generic, at their place, instead of a bare syntax error.
+    _builtin_base: $ => seq(
+      field('base', $.builtin_type),
+      optional(field('arguments', $.type_arguments)),
     ),
 
     named_type: $ => seq(

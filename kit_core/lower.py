@@ -949,7 +949,9 @@ class _Lowerer:
         if base.type == "named_type":
             named = self.named_ref(base)
             return _TypeRef(named.name, span, named.name_span, named.package, named.args, dims, optional)
-        return _TypeRef(self.text(base), span, self.span(base), None, (), dims, optional)
+        args_node = node.child_by_field_name("arguments")  # refused by the analyzer (generic/non-generic)
+        args = tuple(self.type_ref(a) for a in args_node.children_by_field_name("argument")) if args_node else ()
+        return _TypeRef(self.text(base), span, self.span(base), None, args, dims, optional)
 
     def named_ref(self, node: Node) -> TypeRef:
         span = self.span(node)

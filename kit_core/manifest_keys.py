@@ -88,8 +88,8 @@ KEYS: tuple[Key, ...] = (
     Key("openapi.description", KeyKind.SCALAR, "`info.description`; a file's `@doc` wins."),
     Key("openapi.basePath", KeyKind.SCALAR, "Path prefix of every route (`/api`); a `{variable}` in it becomes "
         "an OpenAPI server variable. Starts with `/`, does not end with one."),
-    Key("openapi.securitySchemes", KeyKind.NAMED, "Named security schemes that `@security(Name)` refers to. "
-        "With none declared, any name passes and is documented as an HTTP bearer JWT scheme."),
+    Key("openapi.securitySchemes", KeyKind.NAMED, "Named security schemes; `@security(Name)` must name one "
+        "of them. Each becomes an OpenAPI `components.securitySchemes` entry."),
     Key(f"{_S}.type", KeyKind.SCALAR, "The scheme type; each type needs its own fields.", None,
         ("http", "apiKey", "oauth2", "openIdConnect", "mutualTLS")),
     Key(f"{_S}.description", KeyKind.SCALAR, "A description of the scheme."),

@@ -272,6 +272,11 @@ def _arguments(req: Request, call: ctx.Call, where: ctx.Container) -> list[lsp.C
     param = spec.param_for(call.index) if spec is not None else None
     if spec is None or param is None or call.in_string:
         return []
+    qualified = re.search(r"([A-Za-z_]\w*)\.\w*$", req.line_prefix)
+    owner = req.symbols.packages.get(qualified.group(1)) if qualified else None
+    if owner is not None and param.refers in (RefKind.MIDDLEWARE, RefKind.ERROR):  # after `pkg.`
+        decls = owner.middlewares if param.refers is RefKind.MIDDLEWARE else owner.errors
+        return [_decl_item(d, d.name, owner.name) for d in decls.values()]
     if param.refers is RefKind.MIDDLEWARE:
         return [_decl_item(m, m.name, p.name) for p in req.symbols.packages.values() for m in p.middlewares.values()]
     if param.refers is RefKind.ERROR:

@@ -156,7 +156,10 @@ def _tail(span: Span, length: int) -> Span:
 def resolve(symbols: SymbolTable, ref: Ref) -> Decl | None:
     """The declaration a reference names, or None (primitive, type parameter, unknown)."""
     if ref.namespace == MIDDLEWARE:
-        return symbols.middleware(ref.name)
+        if ref.qualifier is None:
+            return symbols.middleware(ref.name)  # middleware names are project-wide
+        declaring = symbols.packages.get(ref.qualifier)
+        return declaring.middlewares.get(ref.name) if declaring is not None else None
     if ref.namespace == TYPE and ref.qualifier is None and (ref.name in ref.params or ref.name in PRIMITIVES):
         return None
     owner = symbols.packages.get(ref.qualifier or ref.package or "")

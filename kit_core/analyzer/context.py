@@ -7,12 +7,13 @@ incremental `Analyzer` knows which cached results an edit elsewhere invalidates.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from kit_core.analyzer.suggest import Suggester
 from kit_core.analyzer.summary import FileSummary, summarize
 from kit_core.decorators import flat_args, literal_text
 from kit_core.diagnostics import Diagnostic, Related, make
@@ -107,6 +108,7 @@ class Ctx:
     summaries: dict[str, tuple[SourceFile, FileSummary]] = field(default_factory=dict)
     methods: dict[int, tuple[Method, MethodInfo, frozenset[DepKey]]] = field(default_factory=dict)
     reusable: dict[object, tuple[tuple[object, ...], tuple[Diagnostic, ...]]] = field(default_factory=dict)
+    suggesters: dict[object, Suggester] = field(default_factory=dict)
 
     @classmethod
     def create(cls, symbols: SymbolTable, manifest: Manifest | None) -> Ctx:
@@ -118,10 +120,11 @@ class Ctx:
 
     @cached_property
     def schemes(self) -> dict[str, dict[str, object]] | None:
-        """Declared security schemes; None when the manifest declares none (any name passes)."""
-        if self.manifest is None or not self.manifest.openapi.security_schemes:
+        """Declared security schemes (empty when the manifest declares none: then every
+        `@security` name is unknown); None without a manifest (a lone file: not checked)."""
+        if self.manifest is None:
             return None
-        return dict(self.manifest.openapi.security_schemes)
+        return dict(self.manifest.openapi.security_schemes or {})
 
     @property
     def file_case(self) -> str:
@@ -155,6 +158,13 @@ class Ctx:
             finally:
                 self.index.recording = outer
         return self.index.shape(ref, package, params)
+
+    def suggester(self, key: object, names: Callable[[], Iterable[str]]) -> Suggester:
+        """The "did you mean" index of a set of names, built once per analysis."""
+        found = self.suggesters.get(key)
+        if found is None:
+            found = self.suggesters[key] = Suggester(names())
+        return found
 
     def file_of(self, decl: Decl, package: str) -> SourceFile | None:
         pkg = self.symbols.packages.get(package)

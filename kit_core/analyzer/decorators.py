@@ -7,10 +7,10 @@ middlewares, errors, schemes and fields are checked where those are known.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 from kit_core.analyzer.context import Ctx, related
+from kit_core.analyzer.suggest import Suggester
 from kit_core.analyzer.walk import SiteNode, decl_sites, file_sites
 from kit_core.decorators import (
     EXTEND_ALLOWED,
@@ -22,7 +22,7 @@ from kit_core.decorators import (
     Site,
     kind_accepts,
 )
-from kit_core.decorators.checks import literal_text
+from kit_core.decorators.checks import bounds_reversed, literal_text
 from kit_core.model import Decl, Decorator, Literal, LiteralKind, ServiceDecl, SourceFile
 
 KEYWORDS = frozenset(
@@ -91,6 +91,8 @@ def _inside(dec: Decorator, broken: list[tuple[int, int]]) -> bool:
     return any(dec.span.start_byte <= start <= dec.span.end_byte for start, _ in broken)
 
 
+_DECORATOR_NAMES = Suggester(REGISTRY)
+
 _USABLE: dict[tuple[object, ...], DecoratorSpec | None] = {}
 """By site, name and arguments as written: plain values, so the memo keeps no model alive."""
 
@@ -118,13 +120,8 @@ def _known(ctx: Ctx, dec: Decorator, node: SiteNode) -> DecoratorSpec | None:
     if dec.name in REMOVED:
         ctx.report("decorator/removed", dec.name_span, name=dec.name, note=REMOVED[dec.name])
         return None
-    close = difflib.get_close_matches(dec.name, list(REGISTRY), n=1, cutoff=0.75)
-    ctx.report(
-        "decorator/unknown",
-        dec.name_span,
-        name=dec.name,
-        hint=f" - did you mean @{close[0]}?" if close else "",
-    )
+    close = _DECORATOR_NAMES.suggest(dec.name)
+    ctx.report("decorator/unknown", dec.name_span, name=dec.name, hint=f" - did you mean @{close}?" if close else "")
     return None
 
 
@@ -256,10 +253,9 @@ def _values(ctx: Ctx, dec: Decorator, spec: DecoratorSpec) -> None:
     for check in spec.checks:
         for problem in check(dec):
             ctx.report("decorator/argvalue", problem.span, message=problem.message)
-    if spec.ordered and len(dec.args) == 2:
+    if spec.ordered and bounds_reversed(dec):
         low, high = dec.args
-        if isinstance(low.value, int | float) and isinstance(high.value, int | float) and low.value > high.value:
-            ctx.report("decorator/range", dec.span, name=dec.name, low=low.text, high=high.text)
+        ctx.report("decorator/range", dec.span, name=dec.name, low=low.text, high=high.text)
     if spec.name in IDENT_ARGS:
         for lit in dec.args:
             text = literal_text(lit)

@@ -4,15 +4,16 @@ types a binding cannot carry, and the cross-field decorators of a type."""
 
 from __future__ import annotations
 
-import re
-import warnings
 from collections.abc import Sequence
+from fractions import Fraction
 
 from kit_core.analyzer.context import Ctx, related
 from kit_core.analyzer.decorators import usable
-from kit_core.analyzer.validators import INT_RANGES, field_facts, field_validators, scalar_validators
+from kit_core.analyzer.validators import INT_RANGES, Number, field_facts, field_validators, scalar_validators
 from kit_core.decorators import BINDINGS, FORMATS, Site, flat_args, literal_text
+from kit_core.decorators.checks import exact
 from kit_core.model import Decl, Decorator, EnumDecl, ErrorDecl, Field, Literal, LiteralKind, SourceFile, TypeDecl
+from kit_core.regex import matches
 from kit_core.semantics.types import (
     COLLECTION_CLASSES,
     EffectiveField,
@@ -276,8 +277,9 @@ def _breaks(v: Decorator, lit: Literal, shape: TypeShape) -> str | None:
     args = [a.value for a in v.args]
     if isinstance(value, str) and lit.is_string:
         return _string_breaks(v.name, value, args, shape.primitive == "bytes")
-    if isinstance(value, int | float) and not isinstance(value, bool) and lit.is_number:
-        return _number_breaks(v.name, value, args)
+    number = exact(lit)
+    if number is not None:
+        return _number_breaks(v, number, lit.text)
     if lit.kind is LiteralKind.ARRAY:
         n = len(lit.items)
         if v.name == "minItems" and args and isinstance(args[0], int) and n < args[0]:
@@ -308,29 +310,29 @@ def _string_breaks(name: str, value: str, args: list[object], count_bytes: bool)
 
 
 def _matches(pattern: str, value: str) -> bool:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return re.search(pattern, value) is not None
-    except re.error:
-        return True
+    return matches(pattern, value) is not False  # a pattern RE2 refuses is reported on its own
 
 
-def _number_breaks(name: str, value: float, args: list[object]) -> str | None:
-    nums = [a for a in args if isinstance(a, int | float)]
+def _number_breaks(v: Decorator, value: Number, text: str) -> str | None:
+    """Whether a number default fails a bound, compared exactly (`@gte(2^63 - 1)`,
+    `@multipleOf(0.1)` of `0.3` are exact questions; floats get both wrong)."""
+    name = v.name
+    args = [exact(a) for a in v.args]
+    bound = args[0] if args else None
     checks = {
         "gte": lambda b: value >= b,
         "gt": lambda b: value > b,
         "lte": lambda b: value <= b,
         "lt": lambda b: value < b,
-        "multipleOf": lambda b: b == 0 or (value / b).is_integer(),
+        "multipleOf": lambda b: b == 0 or (Fraction(value) / b).denominator == 1,
     }
-    if name in checks and nums and not checks[name](nums[0]):
-        return f"the default {value:g} fails it"
-    if name == "range" and len(nums) == 2 and not nums[0] <= value <= nums[1]:
-        return f"the default {value:g} is outside [{nums[0]}, {nums[1]}]"
+    if name in checks and bound is not None and not checks[name](bound):
+        return f"the default {text} fails it"
+    if name == "range" and len(args) == 2 and args[0] is not None and args[1] is not None:
+        if not args[0] <= value <= args[1]:
+            return f"the default {text} is outside [{v.args[0].text}, {v.args[1].text}]"
     if (name == "positive" and value <= 0) or (name == "negative" and value >= 0):
-        return f"the default {value:g} fails it"
+        return f"the default {text} fails it"
     return None
 
 

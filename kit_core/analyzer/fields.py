@@ -3,9 +3,10 @@ and Go name collisions between own and mixin fields, reserved Go names."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from kit_core.analyzer.context import Ctx, related
+from kit_core.graph import strongly_connected
 from kit_core.model import Decl, ErrorDecl, Field, Mixin, SourceFile, TypeDecl
 from kit_core.naming import go_name as _go_name
 from kit_core.semantics.types import EffectiveField, json_key
@@ -92,27 +93,89 @@ def _mixins(ctx: Ctx, decl: TypeDecl | ErrorDecl, package: str) -> None:
                 detail=f"{m.ref.text()} is mixed in twice - remove one of them",
                 related=related(first.span, "first mixed in here"),
             )
-        cycle = _cycle(ctx, decl, shape.decl, shape.package)
-        if cycle:
-            ctx.report("mixin/cycle", m.span, cycle=" -> ".join([decl.name, *cycle]))
 
 
-def _cycle(ctx: Ctx, start: TypeDecl | ErrorDecl, decl: object, package: str | None) -> list[str] | None:
-    """The mixin path from ``decl`` back to ``start``, if there is one."""
-    stack: list[tuple[object, str | None, list[str]]] = [(decl, package, [getattr(decl, "name", "?")])]
-    seen: set[int] = set()
-    while stack:
-        cur, pkg, path = stack.pop()
-        if cur is start:
-            return path
-        if not isinstance(cur, TypeDecl) or id(cur) in seen or pkg is None:
+# --------------------------------------------------------------------------- mixin cycles
+
+_SHOWN_PATH = 16  # a longer way around a cycle is shown abbreviated (finding it costs its length)
+
+
+def check_design(ctx: Ctx, files: list[SourceFile]) -> None:
+    """`mixin/cycle` at every mixin that leads back to its own type: one pass over the graph
+    of types that mix others in (its strongly connected components), however long the chain.
+    The types come from each file's cached summary and the graph's edges decide the result:
+    while they are the same the last result is replayed (an edit elsewhere costs little)."""
+    names: set[tuple[str, str]] = set()  # the types that mix others in: an edge must name one
+    summaries = []
+    for f in files:
+        summary = ctx.summary(f)
+        if summary.mixins and f.package is not None:
+            names |= summary.mixing
+            summaries.append((f.package, summary))
+    nodes: dict[int, tuple[TypeDecl, str]] = {}
+    edges: dict[int, list[tuple[Mixin, int]]] = {}
+    for package, summary in summaries:
+        if names.isdisjoint(summary.mixed):
             continue
-        seen.add(id(cur))
-        for m in cur.mixins:
-            shape = ctx.shape(m.ref, pkg, tuple(p.name for p in cur.params))
-            if shape.decl is not None:
-                stack.append((shape.decl, shape.package, [*path, shape.name]))
-    return None
+        for decl, m, named in summary.mixins:
+            if named not in names:
+                continue
+            found = ctx.symbols.resolve(m.ref, package, tuple(p.name for p in decl.params))
+            target = found.decl if found is not None else None
+            if isinstance(target, TypeDecl) and found is not None and found.package and target.mixins:
+                nodes[id(decl)] = (decl, package)
+                nodes.setdefault(id(target), (target, found.package))
+                edges.setdefault(id(decl), []).append((m, id(target)))
+    pins: list[object] = []
+    for key, out in edges.items():
+        pins.append(nodes[key][0])
+        for m, to in out:
+            pins += (m, nodes[to][0])
+    ctx.reuse(("mixin cycles",), tuple(pins), partial(_cycles, ctx, nodes, edges))
+
+
+def _cycles(ctx: Ctx, nodes: dict[int, tuple[TypeDecl, str]], edges: dict[int, list[tuple[Mixin, int]]]) -> None:
+    for component in strongly_connected(list(edges), lambda k: [t for _, t in edges.get(k, ())]):
+        members = set(component)
+        for key in component:
+            for m, target in edges.get(key, ()):
+                if target in members and _is_mixin(ctx, m, nodes[key]):
+                    path = _way_back(edges, nodes, target, key, members)
+                    ctx.report("mixin/cycle", m.span, cycle=" -> ".join([nodes[key][0].name, *path]))
+
+
+def _is_mixin(ctx: Ctx, m: Mixin, owner: tuple[TypeDecl, str]) -> bool:
+    """A well-formed mixin (the others are reported as mixin/non-type or mixin/conflict)."""
+    shape = ctx.shape(m.ref, owner[1], tuple(p.name for p in owner[0].params))
+    return shape.kind is Kind.TYPE and not m.ref.array_dims and not m.ref.optional
+
+
+def _way_back(
+    edges: dict[int, list[tuple[Mixin, int]]],
+    nodes: dict[int, tuple[TypeDecl, str]],
+    start: int,
+    goal: int,
+    members: set[int],
+) -> list[str]:
+    """Names from ``start`` back to ``goal`` along mixins (breadth first within the cycle's
+    component, giving up after a few steps: then the path is shown abbreviated)."""
+    parent: dict[int, int | None] = {start: None}
+    queue = [start]
+    for node in queue:
+        if node == goal or len(parent) > _SHOWN_PATH:
+            break
+        for _, nxt in edges.get(node, ()):
+            if nxt in members and nxt not in parent:
+                parent[nxt] = node
+                queue.append(nxt)
+    if goal not in parent:
+        return [nodes[start][0].name, f"... ({len(members)} types)", nodes[goal][0].name]
+    path: list[str] = []
+    step: int | None = goal
+    while step is not None:
+        path.append(nodes[step][0].name)
+        step = parent[step]
+    return path[::-1]
 
 
 def _collisions(ctx: Ctx, decl: TypeDecl | ErrorDecl, fields: tuple[EffectiveField, ...]) -> None:
@@ -124,11 +187,12 @@ def _collisions(ctx: Ctx, decl: TypeDecl | ErrorDecl, fields: tuple[EffectiveFie
         if first.field is ef.field and first is not ef:
             continue  # the same mixin twice: reported as such
         if first is not ef and not (first.field.name == ef.field.name and not first.via and not ef.via):
-            _collision(ctx, decl, first, ef, "JSON key", key)
+            if not _one_mixin(first, ef):
+                _collision(ctx, decl, first, ef, "JSON key", key)
             continue
         gname = go_name(ef.field.name)
         first = by_go.setdefault(gname, ef)
-        if first is not ef and first.field.name != ef.field.name:
+        if first is not ef and first.field.name != ef.field.name and not _one_mixin(first, ef):
             ctx.warn(
                 "field/name-collision",
                 _where(decl, ef),
@@ -140,6 +204,11 @@ def _collisions(ctx: Ctx, decl: TypeDecl | ErrorDecl, fields: tuple[EffectiveFie
                 hint=f"; the later one becomes {gname}_2",
                 related=related(first.field.name_span, f"{first.field.name} is declared here"),
             )
+
+
+def _one_mixin(first: EffectiveField, ef: EffectiveField) -> bool:
+    """Both fields come through one mixin: the mixed-in type reports the clash (once)."""
+    return bool(first.via) and bool(ef.via) and first.via[0] is ef.via[0]
 
 
 def _collision(
@@ -177,9 +246,13 @@ def _where(decl: TypeDecl | ErrorDecl, ef: EffectiveField):  # type: ignore[no-u
 
 
 def _go_names(ctx: Ctx, decl: TypeDecl | ErrorDecl, fields: tuple[EffectiveField, ...]) -> None:
+    """Go names no field may take. A type's mixed-in fields were checked, against the same
+    names, in the type that declares them (one report per field); an error reserves more."""
     reserved = dict(TYPE_RESERVED)
     if isinstance(decl, ErrorDecl):
         reserved |= ERROR_RESERVED | {f"{decl.name}Body": "the generated body type"}
+    else:
+        fields = tuple(ef for ef in fields if not ef.via)
     for ef in fields:
         gname = go_name(ef.field.name)
         if not gname or not (gname[0].isalpha()):

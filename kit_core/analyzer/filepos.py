@@ -18,8 +18,9 @@ from kit_core.symbols import Kind
 class _Carrier:
     """A type that holds a file at its top level (own field or through a mixin)."""
 
-    package: str
-    field: Field
+    package: str  # of the carrying type
+    field: Field  # its first file field (named in related locations)
+    decl: TypeDecl  # the carrying type itself
 
 
 def _is_file(ref: TypeRef) -> bool:
@@ -42,7 +43,7 @@ def _carriers(ctx: Ctx, sites: list[RefSite]) -> dict[int, _Carrier]:
     for s in sites:
         if s.role == "field" and isinstance(s.decl, TypeDecl) and _is_file(s.ref) and s.ref.array_dims <= 1:
             field = next(f for f in s.decl.fields if f.type is s.ref)
-            out.setdefault(id(s.decl), _Carrier(s.package, field))
+            out.setdefault(id(s.decl), _Carrier(s.package, field, s.decl))
     changed = True
     while changed:
         changed = False
@@ -50,7 +51,7 @@ def _carriers(ctx: Ctx, sites: list[RefSite]) -> dict[int, _Carrier]:
             if s.role == "mixin" and isinstance(s.decl, TypeDecl) and id(s.decl) not in out:
                 shape = ctx.shape(s.ref, s.package, s.params)
                 if shape.decl is not None and id(shape.decl) in out:
-                    out[id(s.decl)] = _Carrier(s.package, out[id(shape.decl)].field)
+                    out[id(s.decl)] = _Carrier(s.package, out[id(shape.decl)].field, s.decl)
                     changed = True
     return out
 
@@ -115,22 +116,30 @@ def _nested(ctx: Ctx, site: RefSite, ref: TypeRef, carriers: dict[int, _Carrier]
 
 
 def _form(ctx: Ctx, carriers: dict[int, _Carrier], requests: set[int]) -> None:
+    """Every file field of a request (own or mixed in) without @form, each reported once."""
     done: set[int] = set()
-    for key in requests:
-        f = carriers[key].field
-        if id(f) in done:
-            continue
-        done.add(id(f))
-        if (
-            f.decorator("form") is None
-            and f.decorator("sensitive") is None
-            and not any(d.name in ("body", "path", "query", "header", "cookie") for d in f.decorators)
-        ):
-            ctx.report(
-                "binding/type",
-                f.name_span,
-                field=f.name,
-                type=f.type.text(),
-                binding="travel in the body",
-                reason="a file travels only in a multipart form - add @form",
-            )
+    for key in sorted(requests, key=lambda k: _order(carriers[k])):
+        carrier = carriers[key]
+        for ef in ctx.index.fields(carrier.decl, carrier.package):
+            f = ef.field
+            if id(f) in done or not _is_file(f.type) or f.type.array_dims > 1:
+                continue
+            done.add(id(f))
+            if (
+                f.decorator("form") is None
+                and f.decorator("sensitive") is None
+                and not any(d.name in ("body", "path", "query", "header", "cookie") for d in f.decorators)
+            ):
+                ctx.report(
+                    "binding/type",
+                    f.name_span,
+                    field=f.name,
+                    type=f.type.text(),
+                    binding="travel in the body",
+                    reason="a file travels only in a multipart form - add @form",
+                )
+
+
+def _order(carrier: _Carrier) -> tuple[str, int]:
+    span = carrier.field.span
+    return (span.path, span.start_byte)

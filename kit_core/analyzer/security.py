@@ -1,6 +1,7 @@
-"""Authentication rules 1 and 3: `@security` names declared schemes (any name passes when
-the manifest declares none); each scheme has the fields its type needs when the OpenAPI
-document is written. Also the basePath format warning."""
+"""Authentication rules 1 and 3: `@security` names schemes declared in the manifest (an
+unknown name is rejected, also when the manifest declares none; a lone file analysed
+without a manifest is not checked); each scheme has the fields its type needs when the
+OpenAPI document is written. Also the basePath format warning."""
 
 from __future__ import annotations
 
@@ -50,13 +51,14 @@ def _check_sites(ctx: Ctx, nodes: Iterable[SiteNode]) -> None:
             for lit in flat_args(d):
                 name = literal_text(lit)
                 if name not in schemes:
+                    declared = f"declared: {', '.join(sorted(schemes))}" if schemes else "the manifest declares none"
                     ctx.report(
                         "decorator/ref",
                         lit.span,
                         name="security",
                         what="security scheme",
                         value=name,
-                        hint=f" in openapi.securitySchemes - declared: {', '.join(sorted(schemes))}",
+                        hint=f" in openapi.securitySchemes - {declared}",
                     )
 
 

@@ -3,18 +3,18 @@ extends, method file names, name clashes in one directory, groups (rule 13), ope
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import partial
 
 from kit_core.analyzer.context import Ctx, related
 from kit_core.analyzer.decorators import usable
 from kit_core.analyzer.walk import SiteNode, decl_sites, file_sites
 from kit_core.decorators import flat_args, literal_text
-from kit_core.model import Decl, Decorator, ServiceDecl, SourceFile
+from kit_core.model import Decl, Decorator, Literal, ServiceDecl, SourceFile
 from kit_core.naming import go_file_is_special
 from kit_core.semantics.http import MethodInfo
 from kit_core.source import Span
+from kit_core.symbols import Package
 
 
 def check_file(ctx: Ctx, file: SourceFile) -> None:
@@ -37,34 +37,84 @@ def _check_sites(ctx: Ctx, file: SourceFile, nodes: Iterable[SiteNode]) -> None:
     for node in nodes:
         for d in node.decorators:
             if d.name == "middlewares" and usable(d, node.site):
-                _middlewares(ctx, d)
+                _middlewares(ctx, d, file.package)
             elif d.name == "errors" and usable(d, node.site):
                 _errors(ctx, d, file.package)
 
 
-def _middlewares(ctx: Ctx, d: Decorator) -> None:
+def _middlewares(ctx: Ctx, d: Decorator, package: str) -> None:
     for lit in flat_args(d):
-        name = literal_text(lit)
-        ctx.dep("M", "*", name)
-        if ctx.symbols.middleware(name) is None:
+        text = literal_text(lit)
+        if "." in text:
+            _qualified(ctx, lit, package, "middleware", lambda pkg, name: name in pkg.middlewares)
+            continue
+        ctx.dep("M", "*", text)  # middleware names are project-wide
+        if ctx.symbols.middleware(text) is None:
             ctx.dep("N", "*", "")  # the hint reads every middleware name
-            known = [m for p in ctx.symbols.packages.values() for m in p.middlewares]
-            close = difflib.get_close_matches(name, known, n=1, cutoff=0.7)
-            hint = f" - did you mean {close[0]}?" if close else " - declare it with `middleware " + name + "`"
-            ctx.report("decorator/ref", lit.span, name="middlewares", what="middleware", value=name, hint=hint)
+            found = ctx.suggester("middlewares", partial(_middleware_names, ctx)).suggest(text)
+            hint = f" - did you mean {found}?" if found else f" - declare it with `middleware {text}`"
+            ctx.report("decorator/ref", lit.span, name="middlewares", what="middleware", value=text, hint=hint)
+
+
+def _middleware_names(ctx: Ctx, package: str | None = None) -> list[str]:
+    pkgs = [ctx.symbols.packages[package]] if package else list(ctx.symbols.packages.values())
+    return [m for p in pkgs for m in p.middlewares]
 
 
 def _errors(ctx: Ctx, d: Decorator, package: str) -> None:
     for lit in flat_args(d):
         text = literal_text(lit)
-        pkg_name, _, name = text.rpartition(".")
-        ctx.dep("T", pkg_name or package, name)
-        pkg = ctx.symbols.packages.get(pkg_name or package)
-        if pkg is not None and name in pkg.errors:
+        if "." in text:
+            _qualified(ctx, lit, package, "error", lambda pkg, name: name in pkg.errors)
             continue
-        other = pkg.lookup(name) if pkg else None
-        hint = f" - {text} is a {type(other).__name__.removesuffix('Decl').lower()}, not an error" if other else ""
-        ctx.report("decorator/ref", lit.span, name="errors", what="error", value=text, hint=hint)
+        ctx.dep("T", package, text)
+        pkg = ctx.symbols.packages.get(package)
+        if pkg is not None and text in pkg.errors:
+            continue
+        ctx.report("decorator/ref", lit.span, name="errors", what="error", value=text, hint=_not_an_error(pkg, text))
+
+
+def _not_an_error(pkg: Package | None, name: str) -> str:
+    other = pkg.lookup(name) if pkg else None
+    return f" - {name} is a {type(other).__name__.removesuffix('Decl').lower()}, not an error" if other else ""
+
+
+def _qualified(ctx: Ctx, lit: Literal, package: str, what: str, declares: Callable[[Package, str], bool]) -> None:
+    """A `pkg.Name` argument naming a middleware or error of another package, checked the way
+    a qualified type reference is (`ref/qualified`, `ref/unknown-package`, `ref/unknown-symbol`)."""
+    text = literal_text(lit)
+    owner, _, name = text.rpartition(".")
+    if owner == package:
+        ctx.report(
+            "ref/qualified",
+            lit.span,
+            name=text,
+            reason=f"a name of the own package {package} is written unqualified - write {name}",
+        )
+    pkg = ctx.symbols.packages.get(owner)
+    if pkg is None:
+        ctx.dep("P", owner, "")
+        ctx.report("ref/unknown-package", lit.span, package=owner, name=text)
+        return
+    ctx.dep(*(("M", "*", name) if what == "middleware" else ("T", owner, name)))
+    if declares(pkg, name):
+        return
+    ctx.dep("N", "*" if what == "middleware" else owner, "")  # the hint reads the declared names
+    ctx.report("ref/unknown-symbol", lit.span, what=what, name=text, hint=_hint(ctx, pkg, name, what))
+
+
+def _hint(ctx: Ctx, pkg: Package, name: str, what: str) -> str:
+    if what == "error":
+        hint = _not_an_error(pkg, name)
+        found = ctx.suggester(("errors", pkg.name), lambda: list(pkg.errors)).suggest(name)
+    else:
+        elsewhere = ctx.symbols.middleware(name)
+        if elsewhere is not None:
+            home = next(p.name for p in ctx.symbols.packages.values() if p.middlewares.get(name) is elsewhere)
+            return f" - package {home} declares it"
+        hint = ""
+        found = ctx.suggester(("middlewares", pkg.name), partial(_middleware_names, ctx, pkg.name)).suggest(name)
+    return hint or (f" - did you mean {pkg.name}.{found}?" if found else "")
 
 
 # --------------------------------------------------------------------------- whole design

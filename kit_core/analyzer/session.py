@@ -34,6 +34,7 @@ from kit_core.analyzer import (
 from kit_core.analyzer.context import Ctx, DepKey
 from kit_core.analyzer.summary import FileSummary
 from kit_core.diagnostics import Diagnostic, make
+from kit_core.diagnostics.diagnostic import identity
 from kit_core.gcpause import paused_gc, retire
 from kit_core.model import (
     Decl,
@@ -108,6 +109,7 @@ DESIGN_RULES: tuple[tuple[str, Callable[[Ctx, list[SourceFile]], None]], ...] = 
     ("events", lambda ctx, _: events.check_design(ctx)),
     ("security", lambda ctx, _: security.check_design(ctx)),
     ("imports", imports.check_design),
+    ("mixin cycles", fields.check_design),
     ("file position", filepos.check_design),
 )
 
@@ -550,7 +552,7 @@ def _without_cascades(diags: list[Diagnostic], files: Sequence[SourceFile]) -> l
 
 
 def _sorted(diags: Sequence[Diagnostic]) -> tuple[Diagnostic, ...]:
-    unique = {(d.code, d.span.path, d.span.start_byte, d.span.end_byte, d.message): d for d in diags}
+    unique = {identity(d): d for d in diags}
     return tuple(
         sorted(
             unique.values(),

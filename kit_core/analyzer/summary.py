@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kit_core.model import ErrorDecl, EventDecl, Field, ScalarDecl, ServiceDecl, SourceFile, TypeDecl, TypeRef
+from kit_core.model import ErrorDecl, EventDecl, Field, Mixin, ScalarDecl, ServiceDecl, SourceFile, TypeDecl, TypeRef
 
 
 @dataclass(frozen=True, slots=True)
 class FileSummary:
     mentions_file: bool  # some type reference names the `file` primitive
     edges: dict[str, TypeRef]  # other package -> the first field/mixin reference to it
+    mixins: tuple[tuple[TypeDecl, Mixin, tuple[str, str]], ...] = ()  # (type, mixin, (package, name) it names)
+    mixing: frozenset[tuple[str, str]] = frozenset()  # (package, name) of the types that mix others in
+    mixed: frozenset[tuple[str, str]] = frozenset()  # (package, name) the mixins name
 
 
 def summarize(file: SourceFile) -> FileSummary:
@@ -22,10 +25,13 @@ def summarize(file: SourceFile) -> FileSummary:
         return FileSummary(False, {})
     mentions = False
     edges: dict[str, TypeRef] = {}
+    mixins: list[tuple[TypeDecl, Mixin, tuple[str, str]]] = []
     for decl in file.declarations:
         kind = type(decl)
         if kind is TypeDecl or kind is ErrorDecl:
             for m in decl.members:  # type: ignore[union-attr]
+                if kind is TypeDecl and type(m) is Mixin:
+                    mixins.append((decl, m, (m.ref.package or own, m.ref.name)))  # type: ignore[arg-type]
                 stack = [m.type if isinstance(m, Field) else m.ref]
                 while stack:
                     r = stack.pop()
@@ -52,4 +58,5 @@ def summarize(file: SourceFile) -> FileSummary:
                     mentions = True
                     break
                 refs.extend(r.args)
-    return FileSummary(mentions, edges)
+    mixing = frozenset((own, d.name) for d, _, _ in mixins)
+    return FileSummary(mentions, edges, tuple(mixins), mixing, frozenset(n for _, _, n in mixins))

@@ -3,13 +3,13 @@ package cycles."""
 
 from __future__ import annotations
 
-import difflib
 from functools import partial
 
 from kit_core.analyzer.context import Ctx, related
 from kit_core.analyzer.walk import RefSite, decl_refs
 from kit_core.analyzer.walk import walk_ref as _walk
 from kit_core.fastnew import maker
+from kit_core.graph import strongly_connected
 from kit_core.model import (
     Decl,
     ErrorDecl,
@@ -120,15 +120,19 @@ def _unresolved(ctx: Ctx, site: RefSite, ref: TypeRef) -> None:
         ctx.dep("P", ref.package, "")
         ctx.report("ref/unknown-package", ref.name_span, package=ref.package, name=ref.qualified)
         return
-    pkg = ctx.symbols.packages.get(ref.package or site.package)
-    ctx.dep("N", ref.package or site.package, "")  # the hint reads every name of the package
-    names = list(pkg.types) + list(pkg.enums) + list(pkg.scalars) + list(pkg.errors) if pkg else []
-    if ref.package is None:
-        names += sorted(PRIMITIVES)
-    close = difflib.get_close_matches(ref.name, names, n=1, cutoff=0.75)
-    hint = f" - did you mean {close[0]}?" if close else ""
+    owner = ref.package or site.package
+    ctx.dep("N", owner, "")  # the hint reads every name of the package
+    close = ctx.suggester(("types", owner, ref.package is None), partial(_type_names, ctx, owner, ref.package is None))
+    found = close.suggest(ref.name)
+    hint = f" - did you mean {found}?" if found else ""
     what = "mixin" if site.role == "mixin" else "type"
     ctx.report("ref/unknown-symbol", ref.name_span, what=what, name=ref.qualified, hint=hint)
+
+
+def _type_names(ctx: Ctx, package: str, with_builtins: bool) -> list[str]:
+    pkg = ctx.symbols.packages.get(package)
+    names = [*pkg.types, *pkg.enums, *pkg.scalars, *pkg.errors] if pkg else []
+    return names + sorted(PRIMITIVES) if with_builtins else names
 
 
 def _map(ctx: Ctx, site: RefSite, ref: TypeRef) -> None:
@@ -251,50 +255,6 @@ def _cycles_check(ctx: Ctx) -> None:
 
 
 def _cycles(edges: dict[str, dict[str, TypeRef]]) -> list[list[str]]:
-    """Strongly connected components with more than one package (Tarjan, iterative)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on: set[str] = set()
-    out: list[list[str]] = []
-    counter = 0
-    for root in sorted(edges):
-        if root in index:
-            continue
-        work = [(root, iter(sorted(edges[root])))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on.add(root)
-        while work:
-            node, it = work[-1]
-            advanced = False
-            for nxt in it:
-                if nxt not in edges:
-                    continue
-                if nxt not in index:
-                    index[nxt] = low[nxt] = counter
-                    counter += 1
-                    stack.append(nxt)
-                    on.add(nxt)
-                    work.append((nxt, iter(sorted(edges[nxt]))))
-                    advanced = True
-                    break
-                if nxt in on:
-                    low[node] = min(low[node], index[nxt])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                comp = []
-                while True:
-                    n = stack.pop()
-                    on.discard(n)
-                    comp.append(n)
-                    if n == node:
-                        break
-                if len(comp) > 1:
-                    out.append(sorted(comp))
-    return out
+    """Strongly connected components with more than one package."""
+    components = strongly_connected(sorted(edges), lambda p: [q for q in sorted(edges[p]) if q in edges])
+    return [sorted(c) for c in components if len(c) > 1]

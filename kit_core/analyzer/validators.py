@@ -7,16 +7,17 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from kit_core.analyzer.context import Ctx
 from kit_core.analyzer.decorators import usable
 from kit_core.decorators import REGISTRY, Family, Site
+from kit_core.decorators.checks import bounds_reversed, exact
 from kit_core.model import (
     Decl,
     Decorator,
     ErrorDecl,
     Field,
-    LiteralKind,
     ScalarDecl,
     SourceFile,
     TypeDecl,
@@ -33,6 +34,7 @@ from kit_core.semantics.types import (
 from kit_core.symbols import INT_RANGES, Kind
 
 FLOAT_MAX = {"float32": 3.4028234663852886e38, "float64": 1.7976931348623157e308}
+Number = int | Fraction
 BOUNDS = frozenset({"gte", "gt", "lte", "lt", "range", "multipleOf"})
 _FAMILY_CLASSES = {
     Family.STRING: STRING_CLASSES,
@@ -247,9 +249,20 @@ def _fraction(dec: Decorator, shape: TypeShape) -> str | None:
     if dec.name not in BOUNDS:
         return None
     for lit in dec.args:
-        if lit.kind is LiteralKind.FLOAT and isinstance(lit.value, float) and not lit.value.is_integer():
+        value = exact(lit)
+        if isinstance(value, Fraction) and value.denominator != 1:
             what = "an int enum" if shape.kind is Kind.ENUM else f"an integer field ({_type_words(shape)})"
             return f"has the fractional bound {lit.text} on {what}"
+    return None
+
+
+def type_range(prim: str | None) -> tuple[Number, Number] | None:
+    """The values a primitive holds, exactly (floats: their largest finite magnitude)."""
+    if prim in INT_RANGES:
+        return INT_RANGES[prim]  # type: ignore[index]
+    if prim in FLOAT_MAX:
+        high = Fraction(FLOAT_MAX[prim])  # type: ignore[index]
+        return -high, high
     return None
 
 
@@ -257,27 +270,27 @@ def _overflow(ctx: Ctx, dec: Decorator, shape: TypeShape) -> None:
     if dec.name not in BOUNDS:
         return
     prim = shape.primitive
-    low: float
-    high: float
-    if prim in INT_RANGES:
-        low, high = INT_RANGES[prim]
-    elif prim in FLOAT_MAX:
-        high = FLOAT_MAX[prim]
-        low = -high
-    else:
+    limits = type_range(prim)
+    if limits is None:
         return
+    low, high = limits
     for lit in dec.args:
-        value = lit.value
-        if isinstance(value, int | float) and not low <= value <= high:
+        value = exact(lit)
+        if value is not None and not low <= value <= high:
             ctx.report(
                 "decorator/bound-overflow",
                 lit.span,
                 name=dec.name,
                 value=lit.text,
                 type=prim,
-                low=str(low),
-                high=str(high),
+                low=_shown(low),
+                high=_shown(high),
             )
+
+
+def _shown(bound: Number) -> str:
+    """A type's limit as the message shows it (a float type's as the float it is)."""
+    return str(bound) if isinstance(bound, int) else str(float(bound))
 
 
 # --------------------------------------------------------------------------- ranges
@@ -285,31 +298,33 @@ def _overflow(ctx: Ctx, dec: Decorator, shape: TypeShape) -> None:
 
 @dataclass
 class _Bounds:
-    low: float = -math.inf
+    """An interval of exact numbers (None: unbounded on that side)."""
+
+    low: Number | None = None
     low_strict: bool = False
-    high: float = math.inf
+    high: Number | None = None
     high_strict: bool = False
 
-    def raise_low(self, value: float, strict: bool) -> None:
-        if value > self.low or (value == self.low and strict):
+    def raise_low(self, value: Number, strict: bool) -> None:
+        if self.low is None or value > self.low or (value == self.low and strict):
             self.low, self.low_strict = value, strict
 
-    def lower_high(self, value: float, strict: bool) -> None:
-        if value < self.high or (value == self.high and strict):
+    def lower_high(self, value: Number, strict: bool) -> None:
+        if self.high is None or value < self.high or (value == self.high and strict):
             self.high, self.high_strict = value, strict
 
     def empty(self, integer: bool) -> bool:
-        if integer and math.isfinite(self.low) and math.isfinite(self.high):
+        if self.low is None or self.high is None:
+            return False
+        if integer:
             low = math.floor(self.low) + 1 if self.low_strict else math.ceil(self.low)
             high = math.ceil(self.high) - 1 if self.high_strict else math.floor(self.high)
             return low > high
         return self.low > self.high or (self.low == self.high and (self.low_strict or self.high_strict))
 
 
-def _num(dec: Decorator, i: int = 0) -> float | None:
-    if i < len(dec.args) and isinstance(dec.args[i].value, int | float):
-        return float(dec.args[i].value)  # type: ignore[arg-type]
-    return None
+def _num(dec: Decorator, i: int = 0) -> Number | None:
+    return exact(dec.args[i]) if i < len(dec.args) else None
 
 
 def number_bounds(decs: Sequence[Decorator], shape: TypeShape) -> _Bounds:
@@ -335,7 +350,7 @@ def number_bounds(decs: Sequence[Decorator], shape: TypeShape) -> _Bounds:
 
 
 def count_bounds(decs: Sequence[Decorator], pair: str, low: str, high: str) -> _Bounds:
-    b = _Bounds(0, False)
+    b = _Bounds(0)
     for d in decs:
         n, m = _num(d), _num(d, 1)
         if d.name == pair and n is not None and m is not None:
@@ -356,14 +371,7 @@ _GROUPS: tuple[tuple[frozenset[str], str], ...] = (
 
 
 def _reversed(decs: Sequence[Decorator]) -> bool:
-    return any(
-        REGISTRY[d.name].ordered
-        and len(d.args) == 2
-        and isinstance(d.args[0].value, int | float)
-        and isinstance(d.args[1].value, int | float)
-        and d.args[0].value > d.args[1].value  # type: ignore[operator]
-        for d in decs
-    )
+    return any(REGISTRY[d.name].ordered and bounds_reversed(d) for d in decs)
 
 
 def _empty_ranges(

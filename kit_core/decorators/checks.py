@@ -8,12 +8,13 @@ take this validator) are the analyzer's; these look at the decorator alone.
 from __future__ import annotations
 
 import re
-import warnings
 from collections.abc import Callable, Iterable, Iterator
+from fractions import Fraction
 
 from kit_core.decorators.formats import FORMATS
 from kit_core.decorators.spec import ArgCheck, ArgProblem
 from kit_core.model import Decorator, Literal, LiteralKind
+from kit_core.regex import pattern_problem
 
 
 def flat_args(dec: Decorator) -> tuple[Literal, ...]:
@@ -26,6 +27,33 @@ def flat_args(dec: Decorator) -> tuple[Literal, ...]:
 def literal_text(lit: Literal) -> str:
     """The string an ident or string argument stands for."""
     return str(lit.value) if lit.value is not None else lit.text
+
+
+def exact(lit: Literal) -> int | Fraction | None:
+    """The exact value of a number literal: an int, or the decimal as written as a
+    `Fraction` (bounds are compared exactly; a float would round 2^63 - 1 up to 2^63)."""
+    if lit.kind is LiteralKind.INT and isinstance(lit.value, int):
+        return lit.value
+    if lit.kind is LiteralKind.FLOAT:
+        return exact_text(lit.text)
+    return None
+
+
+def exact_text(text: str) -> int | Fraction | None:
+    """`exact` of a number as written (`3`, `-1.5`); None for anything else."""
+    try:
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        return None
+    return value.numerator if value.denominator == 1 and "." not in text else value
+
+
+def bounds_reversed(dec: Decorator) -> bool:
+    """Two number arguments, the first above the second (`@length(20, 5)`), compared exactly."""
+    if len(dec.args) != 2:
+        return False
+    low, high = exact(dec.args[0]), exact(dec.args[1])
+    return low is not None and high is not None and low > high
 
 
 def number(lit: Literal) -> float | int | None:
@@ -80,35 +108,9 @@ def no_spaces(dec: Decorator) -> Iterator[ArgProblem]:
             yield ArgProblem(lit.span, f"@{dec.name} value {lit.text} must not contain spaces")
 
 
-_LOOKAROUND = re.compile(r"\(\?(?:=|!|<=|<!)")
-_BACKREF = re.compile(r"\\[1-9]|\\k<|\(\?P=")
-_POSSESSIVE = re.compile(r"\(\?>|[*+?}]\+")
-_UNICODE_CLASS = re.compile(r"\\[pP](?:\{\^?[A-Za-z_]+\}|[A-Za-z])")
-_POSIX_CLASS = re.compile(r"\[:\^?[a-z]+:\]")
-
-
-def re2_problem(pattern: str) -> str | None:
-    """Why a pattern is not an RE2 regex the Go runtime accepts, or None when it is."""
-    if _LOOKAROUND.search(pattern):
-        return "RE2 has no lookahead or lookbehind"
-    if _BACKREF.search(pattern):
-        return "RE2 has no backreferences"
-    translated = _POSIX_CLASS.sub("a", _UNICODE_CLASS.sub("a", pattern))
-    if _POSSESSIVE.search(translated):
-        return "RE2 has no atomic groups or possessive quantifiers"
-    translated = translated.replace(r"\z", r"\Z").replace(r"\C", ".")
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            re.compile(translated)
-    except re.error as exc:
-        return str(exc)
-    return None
-
-
 def regex(dec: Decorator) -> Iterator[ArgProblem]:
     for lit in _strings(dec):
-        problem = re2_problem(literal_text(lit))
+        problem = pattern_problem(literal_text(lit))
         if problem:
             yield ArgProblem(lit.span, f"@{dec.name}({lit.text}) is not a valid RE2 regex: {problem}")
 
@@ -174,8 +176,7 @@ def relative_dir(dec: Decorator) -> Iterator[ArgProblem]:
         if text.startswith("/") or "\\" in text or ".." in parts or not parts:
             yield ArgProblem(
                 lit.span,
-                f"@{dec.name}({lit.text}) must be a relative directory path "
-                'without .. (for example "admin/users")',
+                f'@{dec.name}({lit.text}) must be a relative directory path without .. (for example "admin/users")',
             )
 
 

@@ -49,14 +49,22 @@ class Diagnostic:
         return f"{self.span.display()}: {self.severity.value} {self.code}: {self.message}"
 
 
+def identity(d: Diagnostic) -> tuple[object, ...]:
+    """What makes two diagnostics the same report: code, place, message and related places."""
+    span = d.span
+    related = tuple((r.span.path, r.span.start_byte, r.span.end_byte, r.message) for r in d.related)
+    return (d.code, span.path, span.start_byte, span.end_byte, d.message, related)
+
+
 def merge(*groups: Iterable[Diagnostic]) -> list[Diagnostic]:
-    """The diagnostics of several sources in order, each (code, place) once: lowering and the
-    analyzer may both report a parse problem, the manifest reader and the analyzer a key."""
-    seen: set[tuple[str, str, int, int]] = set()
+    """The diagnostics of several sources in order, true duplicates once (lowering and the
+    analyzer may both hold one parse problem). Two reports of one code at one place that
+    say different things (two methods missing the same `@prefix` variable) are both kept."""
+    seen: set[tuple[object, ...]] = set()
     out: list[Diagnostic] = []
     for group in groups:
         for d in group:
-            key = (d.code, d.span.path, d.span.start_byte, d.span.end_byte)
+            key = identity(d)
             if key not in seen:
                 seen.add(key)
                 out.append(d)

@@ -167,6 +167,12 @@ def first_int(decorators: Sequence[Decorator], name: str, scale: int = 1) -> int
     return None
 
 
+def bare_name(name: str) -> str:
+    """A middleware's name without its package (`shared.Auth` -> `Auth`): middleware names
+    are project-wide, a qualifier only says which package declares it."""
+    return name.rpartition(".")[2]
+
+
 def dedupe(items: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(items))
 
@@ -342,7 +348,7 @@ class HttpBuilder:
             response=response,
             request_fields=req_fields,
             response_fields=resp_fields,
-            middlewares=_chain("middlewares", primary, block, method),
+            middlewares=dedupe(bare_name(n) for n in _chain("middlewares", primary, block, method)),
             tags=_chain("tags", primary, block, method, [group] if group else []),
             security=_security(primary, block, method),
             errors=self.errors(package, method),

@@ -13,12 +13,13 @@ A `TypeIndex` caches per declaration; build one per analysis (the analyzer expos
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from kit_core.decorators import BINDINGS, VALIDATORS
 from kit_core.fastnew import maker
+from kit_core.graph import strongly_connected
 from kit_core.model import (
     Decl,
     Decorator,
@@ -174,7 +175,7 @@ class EffectiveField:
     shape: TypeShape
     owner: TypeDecl | ErrorDecl  # the declaration the field is written in
     owner_package: str
-    via: tuple[Mixin, ...] = ()  # the mixin chain from the outer type ((), an own field)
+    via: tuple[Mixin, ...] = ()  # (the outer type's mixin that brings the field,) or () for an own field
 
     @property
     def name(self) -> str:
@@ -246,6 +247,8 @@ class TypeIndex:
     def __init__(self, symbols: SymbolTable) -> None:
         self.symbols = symbols
         self._fields: dict[tuple[int, tuple[TypeShape, ...]], tuple[EffectiveField, ...]] = {}
+        self._cycle_of: dict[int, int | None] = {}  # declaration -> its cycle of mixins (None: none)
+        self._warming = False
         self._shapes: dict[tuple[object, ...], tuple[TypeRef, TypeShape]] = {}
 
     def shape(self, ref: TypeRef, package: str, params: Params | Sequence[str] = ()) -> TypeShape:
@@ -303,14 +306,70 @@ class TypeIndex:
     def fields(
         self, decl: TypeDecl | ErrorDecl, package: str, args: tuple[TypeShape, ...] = ()
     ) -> tuple[EffectiveField, ...]:
-        """Own and mixin fields of a declaration in member order; ``args`` instantiate it."""
+        """Own and mixin fields of a declaration in member order; ``args`` instantiate it.
+
+        A mixin within a cycle of mixins (mixin/cycle) brings nothing. The types a
+        declaration mixes in are expanded first, deepest first, and spliced in: each type of
+        a chain is expanded once and the call depth stays at one, however long the chain."""
         key = (id(decl), args)
         cached = self._fields.get(key)
         if cached is None:
-            out: list[EffectiveField] = []
-            self._expand(decl, package, args, (), set(), out)
-            cached = self._fields[key] = tuple(out)
+            if not self._warming and any(type(m) is Mixin for m in decl.members):
+                self._warming = True
+                try:
+                    self._warm(decl, package, args)
+                finally:
+                    self._warming = False
+            cached = self._fields[key] = self._expand(decl, package, args)
         return cached
+
+    def _warm(self, decl: TypeDecl | ErrorDecl, package: str, args: tuple[TypeShape, ...]) -> None:
+        """Find the mixin cycles below a declaration, then expand the instances it mixes in,
+        deepest first (explicit stacks: a chain of mixins may be thousands deep)."""
+        graph: dict[int, list[int]] = {}
+        todo = [(decl, package, args)]
+        while todo:
+            d, pkg, a = todo.pop()
+            if id(d) in graph or id(d) in self._cycle_of:
+                continue
+            inner = list(self._mixins(d, pkg, a))
+            graph[id(d)] = [id(m) for m, _, _ in inner]
+            todo.extend(inner)
+        for component in strongly_connected(list(graph), lambda n: graph.get(n, ())):
+            for node in component:
+                self._cycle_of[node] = component[0] if len(component) > 1 else None
+        order: list[tuple[TypeDecl, str, tuple[TypeShape, ...]]] = []
+        stack = [((decl, package, args), iter(self._mixins(decl, package, args)))]
+        seen = {(id(decl), args)}
+        while stack:
+            (owner, _, _), below = stack[-1]
+            for mixin in below:
+                key = (id(mixin[0]), mixin[2])
+                if key not in seen and key not in self._fields and not self._cyclic(owner, mixin[0]):
+                    seen.add(key)
+                    stack.append((mixin, iter(self._mixins(*mixin))))
+                    break
+            else:
+                done = stack.pop()[0]
+                if stack:
+                    order.append(done)  # type: ignore[arg-type]
+        for inner_decl, pkg, inner_args in order:
+            self.fields(inner_decl, pkg, inner_args)
+
+    def _cyclic(self, owner: TypeDecl | ErrorDecl, mixin: TypeDecl) -> bool:
+        """Whether mixing ``mixin`` into ``owner`` closes a cycle of mixins."""
+        cycle = self._cycle_of.get(id(owner))
+        return owner is mixin or (cycle is not None and cycle == self._cycle_of.get(id(mixin)))
+
+    def _mixins(
+        self, decl: TypeDecl | ErrorDecl, package: str, args: tuple[TypeShape, ...]
+    ) -> Iterator[tuple[TypeDecl, str, tuple[TypeShape, ...]]]:
+        scope = self._scope(decl, args)
+        for member in decl.members:
+            if isinstance(member, Mixin):
+                mixin = self.shape(member.ref, package, scope)
+                if isinstance(mixin.decl, TypeDecl) and mixin.package is not None and not mixin.array_dims:
+                    yield mixin.decl, mixin.package, mixin.args
 
     def fields_of(self, shape: TypeShape) -> tuple[EffectiveField, ...]:
         """Fields of a struct shape (a declared type or generic instance); () for anything else."""
@@ -319,23 +378,28 @@ class TypeIndex:
         return self.fields(shape.decl, shape.package, shape.args)
 
     def _expand(
-        self,
-        decl: TypeDecl | ErrorDecl,
-        package: str,
-        args: tuple[TypeShape, ...],
-        via: tuple[Mixin, ...],
-        seen: set[int],
-        out: list[EffectiveField],
-    ) -> None:
-        if id(decl) in seen:
-            return
-        seen = seen | {id(decl)}
-        scope: Params | tuple[()] = self.params_of(decl, args) if isinstance(decl, TypeDecl) and decl.params else ()
+        self, decl: TypeDecl | ErrorDecl, package: str, args: tuple[TypeShape, ...]
+    ) -> tuple[EffectiveField, ...]:
+        """Own fields, and the fields of each mixin (expanded by `_warm`) spliced in."""
         shape = self.shape
+        scope = self._scope(decl, args)
+        out: list[EffectiveField] = []
         for member in decl.members:
             if isinstance(member, Field):
-                out.append(_EffectiveField(member, shape(member.type, package, scope), decl, package, via))
+                out.append(_EffectiveField(member, shape(member.type, package, scope), decl, package, ()))
                 continue
             mixin = shape(member.ref, package, scope)
-            if isinstance(mixin.decl, TypeDecl) and mixin.package is not None and not mixin.array_dims:
-                self._expand(mixin.decl, mixin.package, mixin.args, (*via, member), seen, out)
+            inner = mixin.decl
+            if (
+                isinstance(inner, TypeDecl)
+                and mixin.package is not None
+                and not mixin.array_dims
+                and not self._cyclic(decl, inner)
+            ):
+                brought = (member,)
+                for ef in self.fields(inner, mixin.package, mixin.args):
+                    out.append(_EffectiveField(ef.field, ef.shape, ef.owner, ef.owner_package, brought))
+        return tuple(out)
+
+    def _scope(self, decl: TypeDecl | ErrorDecl, args: tuple[TypeShape, ...]) -> Params | tuple[()]:
+        return self.params_of(decl, args) if isinstance(decl, TypeDecl) and decl.params else ()

@@ -1,7 +1,6 @@
 package events
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +14,7 @@ type Event[T any] struct {
 	contract string
 	validate func(*T) error
 	fill     func(*T)
+	strict   bool
 }
 
 // NewEvent describes the event with wire identity contract and payload type T. validate
@@ -57,23 +57,25 @@ func (e Event[T]) Validate(payload *T) error {
 	return nil
 }
 
-// Decode reads a JSON payload and validates it. Decoding is strict, like the HTTP side's
-// default codec and the generated UnmarshalJSON of types with @default fields: an unknown
-// member, a null payload, malformed JSON or data after the JSON value is refused (a
-// contract that changes shape is a new contract or version).
-func (e Event[T]) Decode(data []byte) (*T, error) {
-	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
-		return nil, e.fail(errNilPayload)
-	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	dec.DisallowUnknownFields()
+// Decode reads a JSON payload and validates it. Decoding is tolerant: members the payload
+// type does not declare are ignored, so a producer that adds a field does not break the
+// consumers still running the older contract during a rolling deploy. A null payload,
+// malformed JSON, a member of the wrong type or data after the JSON value is refused. Use
+// Strict for a descriptor that also refuses unknown members.
+func (e Event[T]) Decode(data []byte) (*T, error) { return e.decodeWith(JSONCodec{}, data) }
+
+// Strict returns the descriptor with strict decoding: a payload with a member its type
+// does not declare is refused (and, consumed through a bus, dead-lettered).
+func (e Event[T]) Strict() Event[T] {
+	e.strict = true
+	return e
+}
+
+// decodeWith decodes with codec and validates; errors are *PayloadError.
+func (e Event[T]) decodeWith(codec Codec, data []byte) (*T, error) {
 	payload := new(T)
-	if err := dec.Decode(payload); err != nil {
+	if err := codec.Decode(data, payload, e.strict); err != nil {
 		return nil, e.fail(typeError[T](err))
-	}
-	if dec.More() {
-		return nil, e.fail(errTrailingData)
 	}
 	if err := e.Validate(payload); err != nil {
 		return nil, err
@@ -83,14 +85,16 @@ func (e Event[T]) Decode(data []byte) (*T, error) {
 
 // Encode validates a payload and writes it as JSON. Required lists, maps and bytes left
 // nil are written as [], {} and "" (the payload type's FillEmpty, when it has one).
-func (e Event[T]) Encode(payload *T) ([]byte, error) {
+func (e Event[T]) Encode(payload *T) ([]byte, error) { return e.encodeWith(JSONCodec{}, payload) }
+
+func (e Event[T]) encodeWith(codec Codec, payload *T) ([]byte, error) {
 	if err := e.Validate(payload); err != nil {
 		return nil, err
 	}
 	if e.fill != nil {
 		e.fill(payload)
 	}
-	data, err := json.Marshal(payload)
+	data, err := codec.Encode(payload)
 	if err != nil {
 		return nil, e.fail(err)
 	}

@@ -61,15 +61,14 @@ func TestDecodeValidates(t *testing.T) {
 
 func TestDecodeRefusesBadJSON(t *testing.T) {
 	cases := map[string]string{
-		``:                       "payload: required",
-		` null `:                 "payload: required",
-		`{"id":`:                 "unexpected EOF",
-		`{"qty":"x"}`:            "qty: expected integer, got string",
-		`{"items":[1]}`:          "items: expected string, got number",
-		`{"qty":1} {"qty":2}`:    "unexpected data after the JSON value",
-		`[{"qty":1}]`:            "payload: expected object, got array",
-		`{"id":"a","qty":1} x`:   "unexpected data after the JSON value",
-		`{"qty":1,"later":true}`: `unknown field "later"`,
+		``:                     "payload: required",
+		` null `:               "payload: required",
+		`{"id":`:               "unexpected end of JSON input",
+		`{"qty":"x"}`:          "qty: expected integer, got string",
+		`{"items":[1]}`:        "items: expected string, got number",
+		`{"qty":1} {"qty":2}`:  "unexpected data after the JSON value",
+		`[{"qty":1}]`:          "payload: expected object, got array",
+		`{"id":"a","qty":1} x`: "unexpected data after the JSON value",
 	}
 	for in, want := range cases {
 		_, err := placed.Decode([]byte(in))
@@ -80,6 +79,22 @@ func TestDecodeRefusesBadJSON(t *testing.T) {
 		if !errors.As(err, &pe) || pe.Contract != "shop.Placed" {
 			t.Errorf("Decode(%q) error %v is not a *PayloadError of shop.Placed", in, err)
 		}
+	}
+}
+
+func TestDecodeIsTolerantByDefaultAndStrictOnRequest(t *testing.T) {
+	data := []byte(`{"id":"a","qty":1,"later":{"added":"by a newer producer"}}`)
+	o, err := placed.Decode(data)
+	if err != nil || o.ID != "a" || o.Qty != 1 {
+		t.Fatalf("tolerant Decode = %+v, %v", o, err)
+	}
+	_, err = placed.Strict().Decode(data)
+	assertPayloadError(t, err, "shop.Placed", `events: shop.Placed: json: unknown field "later"`)
+	if _, err := placed.Strict().Decode([]byte(`{"id":"a","qty":1}`)); err != nil {
+		t.Fatalf("strict Decode of a known shape: %v", err)
+	}
+	if placed.Strict().Contract() != "shop.Placed" {
+		t.Fatal("Strict changed the contract")
 	}
 }
 

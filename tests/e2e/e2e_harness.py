@@ -33,9 +33,14 @@ def go_available() -> bool:
     return shutil.which("go") is not None and shutil.which("gofmt") is not None
 
 
+DESIGNS = Path(__file__).resolve().parent / "designs"  # test-only designs, laid out like an example
+
+
 def make_project(example: str, root: Path) -> Path:
     """A project root holding the example's design and go.mod (replace -> this runtime)."""
     src = REPO / "examples" / example
+    if not src.is_dir():
+        src = DESIGNS / example
     if root.exists():
         shutil.rmtree(root)
     shutil.copytree(src / "design", root / "design")
@@ -112,6 +117,32 @@ def overlay_logic(example: str, root: Path) -> None:
         text = main.read_text()
         assert text.count(MAIN_ANCHOR) == 1, "main.go no longer calls configureServer(srv, cfg) once"
         main.write_text(text.replace(MAIN_ANCHOR, MAIN_ANCHOR + "\te2eConfigure(srv)\n"))
+    if (src / "events.go").is_file():
+        wire_events(root)
+
+
+# The edits a user makes to the GEN-ONCE config, service context and main.go to run an
+# events bus (logic/showcase/events.go starts it): (file, anchor, replacement).
+EVENTS_EDITS = [
+    ("config/config.go", "type Config struct {\n", 'type Config struct {\n\tEvents EventsConfig `yaml:"events"`\n'),
+    ("svccontext/svccontext.go", "\tMiddlewares\n}", "\tMiddlewares\n\tEvents\n}"),
+    (
+        "main.go",
+        "\tsvcCtx := svccontext.NewServiceContext(cfg)\n",
+        "\tsvcCtx := svccontext.NewServiceContext(cfg)\n"
+        "\tstopEvents, err := startEvents(ctx, cfg, svcCtx)\n\tif err != nil {\n\t\treturn err\n\t}\n"
+        "\tdefer stopEvents()\n",
+    ),
+]
+
+
+def wire_events(root: Path) -> None:
+    for rel, anchor, replacement in EVENTS_EDITS:
+        path = root / rel
+        text = path.read_text()
+        assert text.count(anchor) == 1, f"{rel} no longer holds {anchor!r} once"
+        path.write_text(text.replace(anchor, replacement))
+    subprocess.run(["gofmt", "-w", *(rel for rel, _, _ in EVENTS_EDITS)], cwd=root, check=True)
 
 
 def run(cmd: list[str], cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:

@@ -340,11 +340,15 @@ def test_security_and_or_inheritance_and_ignore() -> None:
     assert d["components"]["securitySchemes"]["oauth"]["flows"]["clientCredentials"]["scopes"] == {}
 
 
-def test_security_without_declared_schemes_is_bearer_jwt() -> None:
-    d = doc(PKG + "@security(auth)\nservice S {\n\tget A /a {}\n}\n")
-    assert d["components"]["securitySchemes"] == {
-        "auth": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}
-    }
+def test_security_without_declared_schemes_is_refused() -> None:
+    # Authentication rule 1: an unknown scheme name is rejected at analysis, also when the
+    # manifest declares no scheme at all (nothing is documented for it).
+    from kit_core.analyzer import analyze
+    from kit_core.lower import parse_file
+
+    analysis = analyze([parse_file("a.kit", PKG + "@security(auth)\nservice S {\n\tget A /a {}\n}\n")], manifest_of())
+    assert [d.code for d in analysis.diagnostics if d.is_error] == ["decorator/ref"]
+    assert "the manifest declares none" in analysis.diagnostics[0].message
 
 
 def test_incomplete_scheme_stops_the_generator() -> None:

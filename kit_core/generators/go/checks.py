@@ -6,12 +6,17 @@ time). Messages follow dsl-facts §7: `<label>: <reason>`, nested labels joined 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
 
+from kit_core.decorators.checks import exact_text
 from kit_core.decorators.formats import FORMATS
 from kit_core.generators.go.design import FieldFacts, GoDesign
+from kit_core.generators.go.emit import Emitter
 from kit_core.generators.go.needs import Leaf, Needs, enum_is_int, leaf_of, presence
 from kit_core.generators.go.render import go_string
+from kit_core.generators.go.walk import Scope, Walker, esc
 from kit_core.model import Decorator, EnumDecl, LiteralKind, TypeRef
 from kit_core.symbols import FLOAT_PRIMITIVES, INT_RANGES, Kind
 
@@ -61,46 +66,9 @@ class PackageHelpers:
         return self.patterns[source]
 
 
-@dataclass
-class Emitter:
-    """Statements of one function body, already indented the way gofmt indents them."""
-
-    lines: list[str] = field(default_factory=list)
-    std: set[str] = field(default_factory=set)  # std imports used by the statements
-    depth: int = 0  # blocks opened by `open` and not closed yet
-
-    def add(self, stmt: str) -> None:
-        """One statement (may span lines, nested lines indented relative to the first)."""
-        pad = "\t" * self.depth
-        self.lines.append(pad + stmt.replace("\n", "\n" + pad) if pad else stmt)
-
-    def fail(self, cond: str, message: str) -> None:
-        self.std.add("errors")
-        self.add(f"if {cond} {{\n\treturn errors.New({go_string(message)})\n}}")
-
-    def wrap(self, call: str, fmt_label: str, *args: str) -> None:
-        """`if err := <call>; err != nil { return fmt.Errorf("<label>: %w", args..., err) }`"""
-        self.std.add("fmt")
-        extra = "".join(a + ", " for a in args)
-        errorf = f"fmt.Errorf({go_string(fmt_label + ': %w')}, {extra}err)"
-        self.add(f"if err := {call}; err != nil {{\n\treturn {errorf}\n}}")
-
-    def open(self, header: str) -> None:
-        self.add(f"{header} {{" if header else "{")
-        self.depth += 1
-
-    def close(self) -> None:
-        self.depth -= 1
-        self.add("}")
-
-
 def _m(label: str, reason: str) -> str:
     """`<label>: <reason>`; a scalar's own checks have no label (the caller prefixes it)."""
     return f"{label}: {reason}" if label else reason
-
-
-def _esc(label: str) -> str:
-    return label.replace("%", "%%")
 
 
 @dataclass
@@ -110,6 +78,11 @@ class FieldChecks:
     design: GoDesign
     needs: Needs
     helpers: PackageHelpers
+    pointer: Callable[[FieldFacts], bool]  # whether a field's Go type is a pointer
+
+    @property
+    def walker(self) -> Walker:
+        return Walker(self.design, self.needs, self.pointer)
 
     def field(self, out: Emitter, f: FieldFacts, expr: str, pointer: bool, label: str) -> None:
         absent = presence(f)
@@ -126,13 +99,13 @@ class FieldChecks:
             self._own(out, leaf, expr if pointer else value, value, label)
         for d in f.validators:
             self.decorator(out, d, value, f.ref, leaf, label)
-        self._elements(out, f.ref, leaf, value, _esc(label), [])
+        # selectors and indexes read through a pointer: the expression itself, not `*expr`
+        self.walker.below(out, f.ref, Scope(f.owner_package, f.params), expr, esc(label))
         if guarded:
             out.close()
 
     def _has_value_checks(self, f: FieldFacts) -> bool:
-        leaf = leaf_of(self.design, f.ref, f.owner_package, f.params)
-        return bool(f.validators) or self.needs.leaf_validates(leaf.resolved)
+        return bool(f.validators) or self.walker.checks_anything(f.ref, Scope(f.owner_package, f.params))
 
     # ---------------------------------------------------------------- the type's own checks
 
@@ -141,57 +114,9 @@ class FieldChecks:
         if r is None or not self.needs.leaf_validates(r):
             return
         if r.kind is Kind.PARAM:
-            self._dynamic(out, ref_expr if ref_expr != value else f"&{value}", _esc(label), [])
+            out.dynamic(ref_expr if ref_expr != value else f"&{value}", esc(label))
             return
-        out.wrap(f"{ref_expr}.Validate()", _esc(label))
-
-    def _dynamic(self, out: Emitter, addr: str, fmt_label: str, args: list[str]) -> None:
-        out.open(f"if x, ok := any({addr}).(interface{{ Validate() error }}); ok")
-        out.wrap("x.Validate()", fmt_label, *args)
-        out.close()
-
-    def _elements(self, out: Emitter, ref: TypeRef, leaf: Leaf, value: str, fmt_label: str, args: list[str]) -> None:
-        """Loops over arrays and maps down to elements that validate themselves."""
-        if not (ref.array_dims or ref.is_map) or not self.needs.leaf_validates(leaf.resolved):
-            return
-        depth = len(args)
-        if ref.array_dims:
-            var = f"i{depth}"
-            inner = TypeRef(ref.name, ref.span, ref.name_span, ref.package, ref.args, ref.array_dims - 1)
-            out.open(f"for {var} := range {value}")
-            elem = f"{value}[{var}]"
-            self._element(out, inner, leaf, elem, f"&{elem}", fmt_label + "[%d]", [*args, var])
-            out.close()
-            return
-        key, val = f"k{depth}", f"e{depth}"
-        out.open(f"for {key}, {val} := range {value}")
-        vref = ref.args[1]
-        pointer = vref.optional and not self._nilable(vref, leaf)
-        if pointer:
-            out.open(f"if {val} != nil")
-        self._element(out, vref, leaf, val, val if pointer else f"&{val}", fmt_label + "[%v]", [*args, key])
-        if pointer:
-            out.close()
-        out.close()
-
-    def _element(
-        self, out: Emitter, ref: TypeRef, leaf: Leaf, elem: str, addr: str, fmt_label: str, args: list[str]
-    ) -> None:
-        if ref.array_dims or ref.is_map:
-            self._elements(out, ref, leaf, elem, fmt_label, args)
-            return
-        r = leaf.resolved
-        if r is not None and r.kind is Kind.PARAM:
-            self._dynamic(out, addr, fmt_label, args)
-            return
-        out.wrap(f"{elem}.Validate()", fmt_label, *args)
-
-    def _nilable(self, ref: TypeRef, leaf: Leaf) -> bool:
-        from kit_core.generators.go.typemap import nilable_resolved
-
-        if ref.array_dims or ref.is_map:
-            return True
-        return leaf.resolved is not None and nilable_resolved(self.design, leaf.resolved)
+        out.wrap(f"{ref_expr}.Validate()", esc(label))
 
     # ---------------------------------------------------------------- decorators
 
@@ -310,5 +235,7 @@ class FieldChecks:
                 out.fail(f"{value}%{texts[0]} != 0", _m(label, f"must be a multiple of {texts[0]}"))
 
 
-def _num(text: str) -> float:
-    return float(text)
+def _num(text: str) -> int | Fraction:
+    """A bound as written, exactly (a float would call `@lte(2^63 - 2)` on an int64 redundant)."""
+    value = exact_text(text)
+    return value if value is not None else Fraction(0)

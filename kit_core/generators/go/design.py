@@ -189,19 +189,27 @@ class GoDesign:
             return resolved.decl
         return None
 
-    def flat_fields(
-        self, decl: TypeDecl | ErrorDecl, package: str, seen: frozenset[int] = frozenset()
-    ) -> list[FieldFacts]:
-        """Every field including those of mixins (recursively), in declaration order."""
+    def flat_fields(self, decl: TypeDecl | ErrorDecl, package: str) -> list[FieldFacts]:
+        """Every field including those of mixins (recursively), in declaration order; a
+        mixin already being expanded is skipped (explicit stack: chains may be deep)."""
         out: list[FieldFacts] = []
-        for m in self.members(decl, package):
-            if isinstance(m, FieldFacts):
-                out.append(m)
-                continue
-            r = self.resolve(m.ref, package, _params(decl))
-            mixin = self.type_decl(r)
-            if mixin is not None and r is not None and id(mixin) not in seen:
-                out.extend(self.flat_fields(mixin, r.package or package, seen | {id(decl)}))
+        on_path = {id(decl)}
+        stack = [(decl, iter(self.members(decl, package)), package)]
+        while stack:
+            owner, members, pkg = stack[-1]
+            for m in members:
+                if isinstance(m, FieldFacts):
+                    out.append(m)
+                    continue
+                r = self.resolve(m.ref, pkg, _params(owner))
+                mixin = self.type_decl(r)
+                if mixin is not None and r is not None and id(mixin) not in on_path:
+                    on_path.add(id(mixin))
+                    stack.append((mixin, iter(self.members(mixin, r.package or pkg)), r.package or pkg))
+                    break
+            else:
+                stack.pop()
+                on_path.discard(id(owner))
         return out
 
 

@@ -9,12 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from kit_core.generators.base import OutputFile, Owner
+from kit_core.generators.go import instances
 from kit_core.generators.go.align import align
 from kit_core.generators.go.gocontext import GoGen, doc_comment
 from kit_core.generators.go.imports import ImportSet
 from kit_core.generators.go.layout import clean
 from kit_core.generators.go.render import go_file, go_string
-from kit_core.model import EventDecl
+from kit_core.generators.go.typemap import TypeMapper
+from kit_core.model import EventDecl, TypeRef
 from kit_core.symbols import Kind, Package
 
 
@@ -60,10 +62,18 @@ def _file(g: GoGen, pkg: Package, out: str) -> OutputFile:
     )
 
 
+def _validate(g: GoGen, mapper: TypeMapper, ref: TypeRef, package: str, go_type: str) -> str:
+    """The method expression, or the types package's function for a generic instance over
+    slices or maps (whose own method cannot see into them)."""
+    whole = instances.function_name(g, ref, package)
+    return mapper.qualify(whole, package) if whole else f"(*{go_type}).Validate"
+
+
 def event_view(g: GoGen, imports: ImportSet, decl: EventDecl, package: str) -> EventView:
     assert decl.payload is not None  # the analyzer refuses an event without a payload
     ref = replace(decl.payload, array_dims=0, optional=False)
-    go_type = g.mapper(imports, package, "types").base(ref, package)
+    mapper = g.mapper(imports, package, "types")
+    go_type = mapper.base(ref, package)
     r = g.design.resolve(ref, package)
     decl_t = g.design.type_decl(r)
     validates = decl_t is not None and r is not None and r.kind is Kind.TYPE and g.needs.validates(decl_t)
@@ -76,5 +86,5 @@ def event_view(g: GoGen, imports: ImportSet, decl: EventDecl, package: str) -> E
         doc=doc_comment(decl.doc or plain, decl.decorators),
         constructor="NewEventSlice" if array else "NewEvent",
         payload=go_type,
-        validate=f"(*{go_type}).Validate" if validates else "nil",
+        validate=_validate(g, mapper, ref, package, go_type) if validates else "nil",
     )

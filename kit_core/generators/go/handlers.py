@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kit_core.generators.base import OutputFile, Owner
+from kit_core.generators.go import instances
 from kit_core.generators.go.binding import Binder, is_bound
 from kit_core.generators.go.defaults import default_statements
 from kit_core.generators.go.gocontext import GoGen
@@ -17,6 +18,7 @@ from kit_core.generators.go.headers import header_writes
 from kit_core.generators.go.imports import ImportSet
 from kit_core.generators.go.render import go_file
 from kit_core.generators.go.sizes import size_expr
+from kit_core.generators.go.typemap import TypeMapper
 from kit_core.model import TypeDecl
 from kit_core.semantics import Location, MethodInfo
 
@@ -34,7 +36,7 @@ class HandlerView:
     decode: bool
     multipart: str | None  # max memory expression when the request is multipart
     binds: list[str]
-    validate: bool
+    validate: str | None  # the call validating `req` (`req.Validate()`), if any
     has_resp: bool
     resp_type: str | None
     resp_body: bool
@@ -56,6 +58,15 @@ def generate(g: GoGen, m: MethodInfo) -> OutputFile:
     imports.std(g.layout.import_path(g.layout.svccontext_dir))
     path = f"{g.layout.join(g.layout.transport, m.output_dir)}/{m.file_stem}.go"
     return go_file(path, Owner.REGEN, m.package, "handler.go.j2", imports, h=view)
+
+
+def _validate_call(g: GoGen, m: MethodInfo, mapper: TypeMapper, req_decl: TypeDecl | None) -> str | None:
+    """`req.Validate()`, or the types package's function for a request that is a generic
+    instance over slices or maps (see `instances`)."""
+    if req_decl is None or m.method.request is None or not g.needs.validates(req_decl):
+        return None
+    whole = instances.function_name(g, m.method.request, m.package)
+    return f"{mapper.qualify(whole, m.package)}(&req)" if whole else "req.Validate()"
 
 
 def decodes(m: MethodInfo, multipart: bool) -> bool:
@@ -97,7 +108,7 @@ def handler_view(g: GoGen, m: MethodInfo, imports: ImportSet) -> HandlerView:
         decode=req is not None and decodes(m, multipart),
         multipart=size_expr(max_memory, compact=True) if multipart else None,
         binds=binds,
-        validate=req_decl is not None and g.needs.validates(req_decl),
+        validate=_validate_call(g, m, mapper, req_decl),
         has_resp=resp is not None,
         resp_type=mapper.shape(resp) if resp is not None else None,
         resp_body=m.has_response_body,

@@ -155,7 +155,24 @@ class Needs:
     def _direct_validate(self, t: TypeDecl, pkg: str) -> bool:
         if any(t.decorator(n) for n in CROSS_FIELD):
             return True
-        return any(f.validators or presence(f) for f in self.design.fields_of(t, pkg))
+        fields = self.design.fields_of(t, pkg)
+        return any(f.validators or presence(f) or (not f.sensitive and self._checked_key(f)) for f in fields)
+
+    def _checked_key(self, f: FieldFacts) -> bool:
+        """A map (at any depth of arrays and map values) keyed by an enum or a validated scalar."""
+        ref = f.ref
+        while True:
+            if ref.array_dims:
+                ref = replace(ref, array_dims=0, optional=False)
+            elif ref.is_map and len(ref.args) == 2:
+                key = self.design.resolve(ref.args[0], f.owner_package, f.params)
+                if key is not None and (
+                    key.kind is Kind.ENUM or (isinstance(key.decl, ScalarDecl) and scalar_validates(key.decl))
+                ):
+                    return True
+                ref = ref.args[1]
+            else:
+                return False
 
     def _leaf_unmarshals(self, r: Resolved | None) -> bool:
         return r is not None and r.kind is Kind.TYPE and id(r.decl) in self._unmarshal

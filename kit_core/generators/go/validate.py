@@ -5,12 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kit_core.generators.base import OutputFile, Owner
+from kit_core.generators.go import instances
 from kit_core.generators.go.align import align
 from kit_core.generators.go.checks import Emitter, FieldChecks, PackageHelpers
 from kit_core.generators.go.design import VALIDATORS, arg_strings
 from kit_core.generators.go.gocontext import GoGen
 from kit_core.generators.go.needs import CROSS_FIELD, Leaf, scalar_validates
 from kit_core.generators.go.render import go_file, go_string
+from kit_core.generators.go.walk import Scope
 from kit_core.model import Mixin, ScalarDecl, TypeDecl
 from kit_core.symbols import Kind, Package, Resolved
 
@@ -29,7 +31,8 @@ class ValidateView:
 
 def generate(g: GoGen, pkg: Package) -> OutputFile | None:
     helpers = PackageHelpers()
-    checks = FieldChecks(g.design, g.needs, helpers)
+    imports = g.imports()
+    checks = FieldChecks(g.design, g.needs, helpers, g.mapper(imports, pkg.name).pointer)
     out: list[ValidateView] = []
     std: set[str] = set()
     for name in sorted(pkg.scalars):
@@ -40,9 +43,9 @@ def generate(g: GoGen, pkg: Package) -> OutputFile | None:
         t = pkg.types[name]
         if g.needs.validates(t):
             out.append(type_view(g, checks, t, pkg.name, std))
-    if not out:
+    functions = instances.views(g, checks, pkg, imports, std)
+    if not out and not functions:
         return None
-    imports = g.imports()
     for path in sorted(std | helpers.imports):
         imports.std(path)
     path = f"{g.layout.types_dir(pkg.name)}/validate.go"
@@ -53,6 +56,7 @@ def generate(g: GoGen, pkg: Package) -> OutputFile | None:
         "validate.go.j2",
         imports,
         methods=out,
+        functions=functions,
         helpers=sorted(helpers.names),
         patterns=align(
             [(False, [var, f"= regexp.MustCompile({go_string(src)})"]) for src, var in _by_var(helpers.patterns)]
@@ -84,6 +88,8 @@ def type_view(g: GoGen, checks: FieldChecks, t: TypeDecl, package: str, std: set
         if isinstance(m, Mixin):
             if g.needs.leaf_validates(g.design.resolve(m.ref, package, params)):
                 em.add(f"if err := v.{m.ref.name}.Validate(); err != nil {{\n\treturn err\n}}")
+                if m.ref.args:  # an instance over slices or maps: what its Validate cannot see
+                    checks.walker.expand(em, m.ref, Scope(package, params), f"v.{m.ref.name}", "", [])
             continue
         if m.sensitive:
             continue

@@ -29,11 +29,9 @@ def build_document(symbols: SymbolTable, manifest: Any, http: HttpModel, index: 
     schemas = Schemas(index, DeclNames(symbols))
     ops = Operations(schemas, base, operation_ids(http.methods))
     paths: dict[str, dict[str, Any]] = {}
-    used: list[str] = []
     for info in sorted(http.methods, key=lambda m: (m.package, m.service, m.method.name)):
         path, verb, op = ops.build(info)
         paths.setdefault(path, {})[verb] = op
-        used += [name for req in info.security for name in req]
     doc: dict[str, Any] = {"openapi": OPENAPI_VERSION, "info": _info(symbols, manifest)}
     if base:
         doc["servers"] = [_server(base, _base_vars(http, base))]
@@ -41,7 +39,7 @@ def build_document(symbols: SymbolTable, manifest: Any, http: HttpModel, index: 
     components: dict[str, Any] = {}
     if schemas.components:
         components["schemas"] = schemas.components
-    schemes = security_schemes(manifest, used)
+    schemes = security_schemes(manifest)
     if schemes:
         components["securitySchemes"] = schemes
     if components:

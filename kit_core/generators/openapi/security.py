@@ -1,7 +1,7 @@
 """Security schemes (spec "Authentication" 1-3, dsl-facts §4.2).
 
-The manifest's `openapi.securitySchemes` become `components.securitySchemes`. With none
-declared, every name used by `@security` is documented as an HTTP bearer JWT scheme.
+The manifest's `openapi.securitySchemes` become `components.securitySchemes` (the analyzer
+refuses a `@security` name that is not among them, also when none is declared).
 A scheme missing a field its type needs stops the run, naming the scheme and the field:
 the analyzer reports it as `openapi/security-scheme` (it can reuse `scheme_problems`);
 the generator raises `SchemeError` if it is ever reached with such a scheme.
@@ -9,12 +9,9 @@ the generator raises `SchemeError` if it is ever reached with such a scheme.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from kit_core.manifest_keys import FLOW_URLS, SCHEME_TYPES
-
-BEARER_JWT = {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}
 
 
 def scheme_problems(name: str, scheme: Any) -> list[str]:
@@ -43,15 +40,13 @@ class SchemeError(ValueError):
     """Raised by the generator when the check stage was skipped and a scheme is incomplete."""
 
 
-def security_schemes(manifest: Any, used: Iterable[str]) -> dict[str, Any]:
+def security_schemes(manifest: Any) -> dict[str, Any]:
     declared = manifest.openapi.security_schemes or {}
     problems = [
         f"security scheme {n} needs {f}" for n in sorted(declared) for f in scheme_problems(n, declared[n])
     ]
     if problems:
         raise SchemeError("; ".join(problems))
-    if not declared:
-        return {name: dict(BEARER_JWT) for name in sorted(set(used))}
     return {name: _complete(declared[name]) for name in sorted(declared)}
 
 

@@ -1,0 +1,229 @@
+package kafka
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+	"github.com/twmb/franz-go/pkg/sasl"
+
+	"github.com/kitdev/kit/runtime/events"
+)
+
+// ErrClosed is returned by Publish and Subscribe after Close (it is events.ErrClosed).
+var ErrClosed = events.ErrClosed
+
+// Transport is the Kafka transport; build it with New.
+type Transport struct {
+	seedList []string
+	producer *kgo.Client
+	opts     options
+	closed   atomic.Bool
+	created  sync.Map // topic -> struct{}: topics known to exist
+}
+
+type options struct {
+	client      []kgo.Opt
+	share       map[events.Group]bool
+	shareAll    bool
+	partitions  int32
+	replication int16
+	create      bool
+}
+
+// Option configures the transport.
+type Option func(*options)
+
+// WithTLS connects over TLS with cfg.
+func WithTLS(cfg *tls.Config) Option {
+	return func(o *options) { o.client = append(o.client, kgo.DialTLSConfig(cfg)) }
+}
+
+// WithSASL authenticates with the first mechanism the broker supports (franz-go's
+// sasl/plain, sasl/scram, sasl/oauth, ...).
+func WithSASL(mechanisms ...sasl.Mechanism) Option {
+	return func(o *options) { o.client = append(o.client, kgo.SASL(mechanisms...)) }
+}
+
+// WithClientOptions passes franz-go options to every client the transport builds (the
+// producer and each group's consumer): timeouts, compression, a custom dialer, hooks.
+func WithClientOptions(opts ...kgo.Opt) Option {
+	return func(o *options) { o.client = append(o.client, opts...) }
+}
+
+// WithShareGroups consumes the named groups as share groups (KIP-932) instead of classic
+// consumer groups.
+func WithShareGroups(groups ...events.Group) Option {
+	return func(o *options) {
+		for _, g := range groups {
+			o.share[g] = true
+		}
+	}
+}
+
+// WithAllShareGroups consumes every group as a share group.
+func WithAllShareGroups() Option { return func(o *options) { o.shareAll = true } }
+
+// WithTopicCreation creates a contract's topic, with this many partitions and replicas,
+// the first time the transport publishes to it or subscribes to it and finds it missing.
+func WithTopicCreation(partitions int32, replicationFactor int16) Option {
+	return func(o *options) { o.create, o.partitions, o.replication = true, partitions, replicationFactor }
+}
+
+// New builds the transport for the cluster reachable at seeds ("host:port").
+func New(seeds []string, opts ...Option) (*Transport, error) {
+	t := &Transport{seedList: seeds, opts: options{share: map[events.Group]bool{}}}
+	for _, o := range opts {
+		o(&t.opts)
+	}
+	producer, err := kgo.NewClient(t.clientOptions(kgo.SeedBrokers(seeds...))...)
+	if err != nil {
+		return nil, err
+	}
+	t.producer = producer
+	return t, nil
+}
+
+// clientOptions are the user's options after the transport's own, so the user's win.
+func (t *Transport) clientOptions(own ...kgo.Opt) []kgo.Opt {
+	return append(own, t.opts.client...)
+}
+
+func (t *Transport) seeds() []string { return t.seedList }
+
+// Name is "kafka".
+func (t *Transport) Name() string { return "kafka" }
+
+// Client returns the producing client (for admin requests and metrics).
+func (t *Transport) Client() *kgo.Client { return t.producer }
+
+// Close flushes and closes the producing client.
+func (t *Transport) Close() error {
+	if t.closed.Swap(true) {
+		return ErrClosed
+	}
+	t.producer.Close()
+	return nil
+}
+
+// Publish produces one record per message and waits for every acknowledgement.
+func (t *Transport) Publish(ctx context.Context, msgs []*events.Message) error {
+	if t.closed.Load() {
+		return events.BatchErrorOf(slices.Repeat([]error{ErrClosed}, len(msgs)))
+	}
+	topics := make([]string, 0, 1)
+	for _, m := range msgs {
+		if !slices.Contains(topics, m.Contract) {
+			topics = append(topics, m.Contract)
+		}
+	}
+	if err := t.ensureTopics(ctx, topics); err != nil {
+		return events.BatchErrorOf(slices.Repeat([]error{err}, len(msgs)))
+	}
+	records := make([]*kgo.Record, len(msgs))
+	for i, m := range msgs {
+		records[i] = toRecord(m)
+	}
+	results := t.producer.ProduceSync(ctx, records...)
+	errs := make([]error, len(msgs))
+	for i, r := range results {
+		errs[i] = r.Err
+		if errors.Is(r.Err, kgo.ErrClientClosed) {
+			errs[i] = ErrClosed
+		}
+	}
+	return events.BatchErrorOf(errs)
+}
+
+// ensureTopics creates the missing topics among names (WithTopicCreation only).
+func (t *Transport) ensureTopics(ctx context.Context, names []string) error {
+	if !t.opts.create {
+		return nil
+	}
+	req := kmsg.NewPtrCreateTopicsRequest()
+	for _, name := range names {
+		if _, ok := t.created.Load(name); ok {
+			continue
+		}
+		topic := kmsg.NewCreateTopicsRequestTopic()
+		topic.Topic = name
+		topic.NumPartitions = t.opts.partitions
+		topic.ReplicationFactor = t.opts.replication
+		req.Topics = append(req.Topics, topic)
+	}
+	if len(req.Topics) == 0 {
+		return nil
+	}
+	req.TimeoutMillis = 10_000
+	resp, err := req.RequestWith(ctx, t.producer)
+	if err != nil {
+		return fmt.Errorf("events/kafka: create topics: %w", err)
+	}
+	for _, topic := range resp.Topics {
+		if err := kerr.ErrorForCode(topic.ErrorCode); err != nil && !errors.Is(err, kerr.TopicAlreadyExists) {
+			return fmt.Errorf("events/kafka: create topic %q: %w", topic.Topic, err)
+		}
+		t.created.Store(topic.Topic, struct{}{})
+	}
+	return nil
+}
+
+// Subscribe joins the group: a share group when named in WithShareGroups, else a classic
+// consumer group.
+func (t *Transport) Subscribe(ctx context.Context, spec events.ConsumerSpec, sink events.Sink) (events.Consumer, error) {
+	if t.closed.Load() {
+		return nil, ErrClosed
+	}
+	if err := t.ensureTopics(ctx, spec.Contracts); err != nil {
+		return nil, err
+	}
+	if t.opts.shareAll || t.opts.share[spec.Group] {
+		return t.subscribeShare(ctx, spec, sink)
+	}
+	return t.subscribeClassic(spec, sink)
+}
+
+const headerID = "kit-id"
+
+func toRecord(m *events.Message) *kgo.Record {
+	r := &kgo.Record{Topic: m.Contract, Value: m.Payload}
+	if m.Key != "" {
+		r.Key = []byte(m.Key)
+	}
+	for k, v := range m.Header {
+		r.Headers = append(r.Headers, kgo.RecordHeader{Key: k, Value: []byte(v)})
+	}
+	if m.ID != "" {
+		r.Headers = append(r.Headers, kgo.RecordHeader{Key: headerID, Value: []byte(m.ID)})
+	}
+	return r
+}
+
+func fromRecord(r *kgo.Record, attempt int) *events.Message {
+	m := &events.Message{Contract: r.Topic, Key: string(r.Key), Payload: r.Value, Attempt: attempt, Raw: r}
+	for _, h := range r.Headers {
+		if h.Key == headerID {
+			m.ID = string(h.Value)
+			continue
+		}
+		if m.Header == nil { // most records carry none: no map for them
+			m.Header = make(events.Header, len(r.Headers))
+		}
+		m.Header[h.Key] = string(h.Value)
+	}
+	return m
+}
+
+// RecordFrom returns the record a consumed events.Message came from (offset, partition,
+// timestamp, raw headers).
+func RecordFrom(m *events.Message) (*kgo.Record, bool) {
+	r, ok := m.Raw.(*kgo.Record)
+	return r, ok
+}

@@ -1,0 +1,218 @@
+package events
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"sync"
+)
+
+// laneBuffer is each lane's buffer; the shared channel holds MaxInFlight.
+const laneBuffer = 4
+
+// runner runs one group in this process: it takes deliveries from the transport through
+// its sink and hands them to MaxInFlight workers. Messages of one ordering key always go
+// to the same worker (its lane), so they are handled one at a time in arrival order;
+// messages without a key go to whichever worker is free. The channels are buffered (a
+// hand-over then rarely waits for a goroutine switch); what they hold at Stop is still
+// handled, within the stop budget.
+type runner struct {
+	bus      *Bus
+	group    Group
+	settings GroupSettings
+	spec     ConsumerSpec
+	handlers map[string]bound // by contract
+
+	lanes  []chan Delivery
+	shared chan Delivery
+	done   chan struct{}
+	wg     sync.WaitGroup
+
+	// handlerCtx is cancelled when a stop budget runs out: handlers still running see it.
+	handlerCtx context.Context
+	cancel     context.CancelFunc
+	consumer   Consumer
+	seed       maphash.Seed
+}
+
+func (b *Bus) newRunner(g PlanGroup) *runner {
+	r := &runner{
+		bus:      b,
+		group:    g.Group,
+		settings: g.settings,
+		spec:     ConsumerSpec{Group: g.Group, Contracts: g.Contracts(), Settings: g.settings},
+		handlers: map[string]bound{},
+		shared:   make(chan Delivery, g.settings.MaxInFlight),
+		done:     make(chan struct{}),
+		seed:     maphash.MakeSeed(),
+	}
+	r.handlerCtx, r.cancel = context.WithCancel(context.Background())
+	for _, sub := range g.subs {
+		h := sub.bind(b.codec)
+		chain := append(append([]Middleware{}, b.chain...), sub.Middleware...)
+		for i := len(chain) - 1; i >= 0; i-- {
+			h = chain[i](h)
+		}
+		info := Info{Group: g.Group, Consumer: sub.Name, Transport: b.transport.Name()}
+		r.handlers[sub.Contract] = bound{h: h, ctx: withInfo(r.handlerCtx, info)}
+	}
+	return r
+}
+
+// bound is a subscription's handler, chain included, with the context it runs in (the
+// runner's, carrying the subscription's Info: built once, not per message).
+type bound struct {
+	h   Handler
+	ctx context.Context
+}
+
+func (r *runner) start(ctx context.Context) error {
+	r.lanes = make([]chan Delivery, r.settings.MaxInFlight)
+	for i := range r.lanes {
+		r.lanes[i] = make(chan Delivery, laneBuffer)
+		r.wg.Add(1)
+		go r.work(r.lanes[i])
+	}
+	c, err := r.bus.transport.Subscribe(ctx, r.spec, r.sink)
+	if err != nil {
+		close(r.done)
+		r.wg.Wait()
+		r.cancel()
+		return fmt.Errorf("events: subscribe group %q: %w", r.group, err)
+	}
+	r.consumer = c
+	return nil
+}
+
+// sink is the transport's way in: it blocks until a worker takes d.
+func (r *runner) sink(ctx context.Context, d Delivery) error {
+	ch := r.shared
+	if key := d.Message().Key; key != "" {
+		ch = r.lanes[maphash.String(r.seed, key)%uint64(len(r.lanes))]
+	}
+	select {
+	case ch <- d:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-r.done:
+		return ErrStopping
+	}
+}
+
+func (r *runner) work(own chan Delivery) {
+	defer r.wg.Done()
+	for {
+		select {
+		case d := <-own:
+			r.handle(d)
+		case d := <-r.shared:
+			r.handle(d)
+		case <-r.done:
+			r.drain(own)
+			return
+		}
+	}
+}
+
+// drain handles what the channels still hold once the transport stopped calling the sink.
+func (r *runner) drain(own chan Delivery) {
+	for {
+		select {
+		case d := <-own:
+			r.handle(d)
+		case d := <-r.shared:
+			r.handle(d)
+		default:
+			return
+		}
+	}
+}
+
+func (r *runner) handle(d Delivery) {
+	if r.handlerCtx.Err() != nil { // the stop budget is over: hand it back unhandled
+		ctx, cancel := context.WithTimeout(context.Background(), settleTimeout)
+		defer cancel()
+		r.report(d.Nak(ctx, 0))
+		return
+	}
+	m := d.Message()
+	b, ok := r.handlers[m.Contract]
+	var err error
+	if ok {
+		err = b.h(b.ctx, m)
+	} else {
+		err = DeadLetter(fmt.Errorf("group %q does not consume %q", r.group, m.Contract))
+	}
+	r.settle(d, m, err)
+}
+
+// settle applies the handler's disposition.
+func (r *runner) settle(d Delivery, m *Message, err error) {
+	disposition, delay := DispositionOf(err)
+	if disposition == Ack {
+		// The hot path: transports acknowledge without waiting (no deadline to set up).
+		r.report(d.Ack(context.Background()))
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), settleTimeout)
+	defer cancel()
+	if disposition == Retry && r.handlerCtx.Err() != nil && errors.Is(err, context.Canceled) {
+		// Cut off by Stop: hand it back at once for another instance.
+		r.report(d.Nak(ctx, 0))
+		return
+	}
+	if disposition == Retry && m.Attempt >= r.settings.MaxAttempts {
+		disposition = DeadLettered
+		err = &CapError{Attempts: m.Attempt, Err: err}
+	}
+	switch disposition {
+	case Retry:
+		if delay <= 0 {
+			delay = r.settings.Backoff(max(m.Attempt, 1))
+		}
+		r.report(d.Nak(ctx, delay))
+	case DeadLettered:
+		r.bus.deadLetter(ctx, r.group, m, err)
+		r.report(d.Term(ctx))
+	default:
+		r.report(d.Term(ctx))
+	}
+}
+
+func (r *runner) report(err error) {
+	if err != nil {
+		r.bus.logger.Warn("events: settle failed", "group", string(r.group), "error", err.Error())
+	}
+}
+
+// stop stops the transport's consumer (which hands back what it holds), waits for the
+// workers within ctx, then cancels the handlers still running and waits for them to
+// settle.
+func (r *runner) stop(ctx context.Context) error {
+	err := r.consumer.Stop(ctx)
+	close(r.done)
+	finished := make(chan struct{})
+	go func() { r.wg.Wait(); close(finished) }()
+	select {
+	case <-finished:
+	case <-ctx.Done():
+		r.cancel()
+		<-finished
+	}
+	r.cancel()
+	return err
+}
+
+// CapError is the dead-letter reason of a message that reached the delivery cap.
+type CapError struct {
+	Attempts int
+	Err      error
+}
+
+func (e *CapError) Error() string {
+	return fmt.Sprintf("delivery cap reached after %d attempts: %v", e.Attempts, e.Err)
+}
+
+func (e *CapError) Unwrap() error { return e.Err }
