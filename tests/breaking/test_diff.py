@@ -124,9 +124,9 @@ def test_no_change_breaks_nothing(repo: Path, capsys: pytest.CaptureFixture[str]
     assert _diff(repo, capsys, "--exit-code") == (0, [])
 
 
-def test_additions_are_not_breaking(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_additions_and_widening_are_not_breaking(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _edit(repo, {"\tnote  string?\n": "\tnote  string?\n\textra string?\n", "\tBlue = \"blue\"\n":
-                 "\tBlue = \"blue\"\n\tGreen = \"green\"\n"},
+                 "\tBlue = \"blue\"\n\tGreen = \"green\"\n", "@length(2, 50)": "@length(1, 60)"},
           {"  string old = 3;\n": "  string old = 3;\n  string added = 4;\n", "rpc Drop(": "rpc More(GetRequest) "
            "returns (Level);\n  rpc Drop("})
     assert _diff(repo, capsys, "--exit-code") == (0, [])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers import KIT, PROTO, generate, project
+from stub_helpers import KIT, PROTO, generate, project
 
 OLD = "internal/service/items/create_item.go"
 NEW = "internal/service/items/add_item.go"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers import KIT, PROTO, expected, generate, project, reader
+from stub_helpers import KIT, PROTO, expected, generate, project, reader
 
 from kit_core.gosource import GoSource
 from kit_core.stubs import drift_diagnostics, find_drift
