@@ -53,13 +53,36 @@ def cmd_init(args: argparse.Namespace) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     target.write_text(STARTER, encoding="utf-8")
     print(f"kit: wrote {target}")
+    has_go_mod = _init_go_module(folder.resolve().parent, args.module)
     print("next steps:")
-    print("  1. create go.mod in the project root (the design folder's parent): go mod init <module>")
-    print(f"  2. add a .kit file to {folder} starting with `package <name>` (or a .proto file)")
-    print(f"  3. run: kit gen -f {folder}")
+    if not has_go_mod:
+        print("  - create go.mod in the project root (the design folder's parent): go mod init <module>")
+    print(f"  - add a .kit file to {folder} starting with `package <name>` (or a .proto file)")
+    print(f"  - run: kit gen -f {folder}, then go mod tidy")
     if any(folder.rglob("*.proto")):
         _print_plugin_pins(folder.resolve().parent)
     return 0
+
+
+def _init_go_module(project_root: Path, module: str | None) -> bool:
+    """go.mod for a new project (unless one governs it already), pinned to kit's runtime."""
+    from kit_core import gomod
+
+    existing = gomod.find(project_root)
+    if existing is not None:
+        if module:
+            print(f"kit: {existing / gomod.GO_MOD} already exists; --module {module} is not applied")
+        return True
+    chosen = module or gomod.default_module(project_root)
+    try:
+        written = gomod.init_module(project_root, chosen)
+    except gomod.GoCommandError as exc:
+        print(f"kit: go.mod not written: {exc}", file=sys.stderr)
+        return False
+    hint = "" if module else " (a default: choose one with --module, or change it with `go mod edit -module`)"
+    print(f"kit: wrote {_display_path(str(written))} with module {chosen}{hint}")
+    _print_notices(gomod.pin_runtime(project_root))
+    return True
 
 
 def _print_plugin_pins(project_root: Path) -> None:
@@ -94,10 +117,14 @@ def cmd_gen(args: argparse.Namespace) -> int:
             print(render(d), file=sys.stderr)
         print("kit: nothing was written", file=sys.stderr)
         return 1
-    report = write_outputs(
-        design.project_root, gen.files, design.manifest, targets=args.target or program.TARGETS
-    )
-    return _print_report(report, gen.notices)
+    targets = args.target or program.TARGETS
+    report = write_outputs(design.project_root, gen.files, design.manifest, targets=targets)
+    notices = list(gen.notices)
+    if not getattr(report, "errors", None) and "go" in targets:
+        from kit_core.gomod import pin_runtime
+
+        notices.extend(pin_runtime(design.project_root))
+    return _print_report(report, notices)
 
 
 def _print_report(report: object, notices: Sequence[object]) -> int:
@@ -114,10 +141,14 @@ def _print_report(report: object, notices: Sequence[object]) -> int:
         print(f"wrote   {path}")
     for path in swept:
         print(f"swept   {path}")
-    for n in [*notices, *getattr(report, "notices", [])]:
-        print(f"notice: {getattr(n, 'path', '')}: {getattr(n, 'message', n)}", file=sys.stderr)
+    _print_notices([*notices, *getattr(report, "notices", [])])
     print(f"kit: {len(written)} written, {len(unchanged)} unchanged, {len(swept)} swept")
     return 0
+
+
+def _print_notices(notices: Sequence[object]) -> None:
+    for n in notices:
+        print(f"notice: {getattr(n, 'path', '')}: {getattr(n, 'message', n)}", file=sys.stderr)
 
 
 def cmd_fmt(args: argparse.Namespace) -> int:
@@ -142,6 +173,11 @@ def build_parser() -> argparse.ArgumentParser:
     init = sub.add_parser("init", help="write a default kit.design.yaml into a design folder")
     init.add_argument(
         "design_dir", nargs="?", default="design", help="the design folder (created if missing)"
+    )
+    init.add_argument(
+        "-m",
+        "--module",
+        help="module path of the go.mod written when the project has none (default: example.com/<folder>)",
     )
     init.set_defaults(run=cmd_init)
 

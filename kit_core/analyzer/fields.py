@@ -24,6 +24,8 @@ ERROR_RESERVED = {
 TYPE_RESERVED = {
     "Validate": "the generated Validate() method",
     "FillEmpty": "the generated FillEmpty() method",
+    "ReadKitJSON": "the generated ReadKitJSON() method (its JSON decoder)",
+    "WriteKitJSON": "the generated WriteKitJSON() method (its JSON encoder)",
 }
 _KIND_WORDS = {
     Kind.ENUM: "an enum",

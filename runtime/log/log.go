@@ -257,8 +257,74 @@ func traceSpanContext(ctx context.Context) trace.SpanContext {
 
 // FromContext returns the default logger bound to ctx: it adds trace_id and
 // span_id when ctx carries a valid span context, and request_id when one is
-// stored.
-func FromContext(ctx context.Context) Logger { return WithContext(Default(), ctx) }
+// stored. The binding is made on the first line written at an enabled level
+// (generated logic takes a bound logger on every request, and most requests
+// write nothing): until then it costs one small allocation, and none when ctx
+// has nothing to add.
+func FromContext(ctx context.Context) Logger {
+	l := Default()
+	if ctx == nil || !traceSpanContext(ctx).IsValid() && RequestIDFromContext(ctx) == "" {
+		return l
+	}
+	return &ctxLogger{base: l, ctx: ctx}
+}
+
+// ctxLogger is a logger bound to a context on first use (see FromContext).
+type ctxLogger struct {
+	base  Logger
+	ctx   context.Context
+	bound atomic.Pointer[holder]
+}
+
+// logger returns base bound to ctx, building it once.
+func (c *ctxLogger) logger() Logger {
+	if b := c.bound.Load(); b != nil {
+		return b.l
+	}
+	c.bound.CompareAndSwap(nil, &holder{l: WithContext(c.base, c.ctx)})
+	return c.bound.Load().l
+}
+
+// enabled reports whether base writes lines of level lv (true when it cannot tell).
+func (c *ctxLogger) enabled(lv Level) bool {
+	if e, ok := c.base.(interface{ Handler() slog.Handler }); ok {
+		return e.Handler().Enabled(c.ctx, lv)
+	}
+	return true
+}
+
+func (c *ctxLogger) Debug(msg string, args ...any) {
+	if c.enabled(LevelDebug) {
+		c.logger().Debug(msg, args...)
+	}
+}
+
+func (c *ctxLogger) Info(msg string, args ...any) {
+	if c.enabled(LevelInfo) {
+		c.logger().Info(msg, args...)
+	}
+}
+
+func (c *ctxLogger) Warn(msg string, args ...any) {
+	if c.enabled(LevelWarn) {
+		c.logger().Warn(msg, args...)
+	}
+}
+
+func (c *ctxLogger) Error(msg string, args ...any) {
+	if c.enabled(LevelError) {
+		c.logger().Error(msg, args...)
+	}
+}
+
+func (c *ctxLogger) With(args ...any) Logger { return c.logger().With(args...) }
+
+// LogAttrs logs typed attributes through the bound logger.
+func (c *ctxLogger) LogAttrs(ctx context.Context, lv Level, msg string, attrs ...slog.Attr) {
+	if c.enabled(lv) {
+		LogAttrs(c.logger(), ctx, lv, msg, attrs...)
+	}
+}
 
 // WithContext binds l to ctx the way FromContext binds the default logger.
 func WithContext(l Logger, ctx context.Context) Logger {

@@ -195,3 +195,28 @@ func TestSlogOverCustomLogger(t *testing.T) {
 		t.Fatalf("%q", lines)
 	}
 }
+
+// A logger taken from a request context binds the context's ids only when it
+// writes: taking it costs at most one allocation, writing nothing costs
+// nothing more, and a line below the level binds nothing.
+func TestFromContextIsLazy(t *testing.T) {
+	buf := &syncBuffer{}
+	swapDefault(t, log.New(buf))
+	ctx := log.ContextWithRequestID(context.Background(), "r-9")
+	if n := testing.AllocsPerRun(100, func() { _ = log.FromContext(ctx) }); n > 1 {
+		t.Fatalf("FromContext: %v allocations", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = log.FromContext(context.Background()) }); n != 0 {
+		t.Fatalf("FromContext of a plain context: %v allocations", n)
+	}
+	l := log.FromContext(ctx)
+	if n := testing.AllocsPerRun(100, func() { l.Debug("hidden") }); n != 0 {
+		t.Fatalf("a line below the level: %v allocations", n)
+	}
+	l.With("k", 1).Warn("w")
+	l.Info("i")
+	r := buf.records(t)
+	if len(r) != 2 || r[0]["request_id"] != "r-9" || r[0]["k"] != float64(1) || r[1]["request_id"] != "r-9" {
+		t.Fatalf("%v", r)
+	}
+}

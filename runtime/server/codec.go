@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"reflect"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/kitdev/kit/runtime/internal/jsonpath"
+	"github.com/kitdev/kit/runtime/kitjson"
 )
 
 // Codec encodes and decodes JSON bodies.
@@ -63,19 +65,41 @@ func (c JSONCodec) Decode(r io.Reader, v any) error {
 
 var errTrailingData = &DecodeError{Msg: "body: unexpected data after the JSON value"}
 
-type codecBox struct{ c Codec }
+// codecBox is the process-wide codec; builtin marks a JSONCodec, for which
+// generated types use their own decoders and encoders (kitjson).
+type codecBox struct {
+	c                Codec
+	builtin, lenient bool
+}
 
 var codec atomic.Pointer[codecBox]
 
-func init() { codec.Store(&codecBox{c: JSONCodec{}}) }
+func init() { codec.Store(&codecBox{c: JSONCodec{}, builtin: true}) }
 
 // SetGlobalJSONCodec replaces the process-wide codec used by DecodeJSON and
 // WriteResponse. It is safe for concurrent use; nil restores JSONCodec{}.
+//
+// With a JSONCodec (the default, strict or Lenient), generated types are
+// decoded and encoded by their generated ReadKitJSON and WriteKitJSON
+// methods (package kitjson: exact keys, duplicate keys refused, presence and
+// defaults in one pass, no reflection); other values go through
+// encoding/json. With any other codec, every value goes through that codec:
+// the codec the user chose decides, and generated types then get what
+// encoding/json gives them through their UnmarshalJSON (defaults) and
+// Validate (enum and any presence).
 func SetGlobalJSONCodec(c Codec) {
-	if c == nil {
-		c = JSONCodec{}
+	box := &codecBox{c: c}
+	switch x := c.(type) {
+	case nil:
+		box.c, box.builtin = JSONCodec{}, true
+	case JSONCodec:
+		box.builtin, box.lenient = true, x.Lenient
+	case *JSONCodec:
+		if x != nil {
+			box.builtin, box.lenient = true, x.Lenient
+		}
 	}
-	codec.Store(&codecBox{c: c})
+	codec.Store(box)
 }
 
 // JSON returns the process-wide codec.
@@ -101,7 +125,11 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 // value" and "<json path>: expected <type>, got <type>" (path elements
 // joined by ": ").
 func DecodeJSON(r *http.Request, v any) error {
-	c := JSON()
+	box := codec.Load()
+	if u, ok := v.(kitjson.Unmarshaler); ok && box.builtin {
+		return decodeGenerated(r, u, box.lenient)
+	}
+	c := box.c
 	if r.Body == nil || r.Body == http.NoBody {
 		return decodeError(c.Decode(strings.NewReader("{}"), v), v, nil)
 	}
@@ -124,8 +152,12 @@ func decodeError(err error, v any, data []byte) error {
 	}
 	var de *DecodeError
 	var mbe *http.MaxBytesError
-	if errors.As(err, &de) || errors.As(err, &mbe) {
+	if errors.As(err, &de) || errors.As(err, &mbe) || err == ErrRequestTimeout {
 		return err
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return ErrRequestTimeout
 	}
 	var ute *json.UnmarshalTypeError
 	if errors.As(err, &ute) {

@@ -12,6 +12,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/kitdev/kit/runtime/internal/reqctx"
+	"github.com/kitdev/kit/runtime/kitjson"
 	"github.com/kitdev/kit/runtime/log"
 )
 
@@ -22,6 +23,10 @@ const (
 	MsgEntityTooLarge      = "request entity too large"
 	MsgInternalServerError = "internal server error"
 	MsgGatewayTimeout      = "gateway timeout"
+	// MsgUnsupportedMediaType answers a body that is not JSON (415).
+	MsgUnsupportedMediaType = "unsupported media type"
+	// MsgRequestTimeout answers a request not received in time (408).
+	MsgRequestTimeout = "request timeout"
 )
 
 // StatusClientClosedRequest is the status the access log records when the
@@ -64,10 +69,10 @@ func messageBody(message string) []byte {
 	case MsgInternalServerError:
 		return bodyInternal
 	}
-	b, _ := json.Marshal(struct {
-		Message string `json:"message"`
-	}{message})
-	return append(b, '\n')
+	b := make([]byte, 0, len(`{"message":""}`)+len(message)+8)
+	b = append(b, `{"message":`...)
+	b = kitjson.AppendString(b, message) // as encoding/json escapes it
+	return append(b, '}', '\n')
 }
 
 var (
@@ -134,9 +139,10 @@ func SetHandleUnknownError(fn func(w http.ResponseWriter, r *http.Request, err e
 
 // WriteValidationError answers a decode or validation failure: 413
 // {"message":"request entity too large"} when err wraps
-// *http.MaxBytesError, else the validation hook (default 400
-// {"message": err.Error()}). When the response already started it only
-// logs.
+// *http.MaxBytesError, 415 for ErrUnsupportedMediaType, 408 for
+// ErrRequestTimeout (framework refusals, not the hook's), else the
+// validation hook (default 400 {"message": err.Error()}). When the response
+// already started it only logs.
 func WriteValidationError(w http.ResponseWriter, r *http.Request, err error) {
 	if err == nil {
 		return
@@ -146,8 +152,16 @@ func WriteValidationError(w http.ResponseWriter, r *http.Request, err error) {
 		return
 	}
 	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
+	switch {
+	case errors.As(err, &mbe):
 		WriteFrameworkError(w, http.StatusRequestEntityTooLarge, MsgEntityTooLarge)
+		return
+	case err == ErrUnsupportedMediaType:
+		WriteFrameworkError(w, http.StatusUnsupportedMediaType, MsgUnsupportedMediaType)
+		return
+	case err == ErrRequestTimeout:
+		w.Header().Set("Connection", "close")
+		WriteFrameworkError(w, http.StatusRequestTimeout, MsgRequestTimeout)
 		return
 	}
 	if h := validationHook.Load(); h != nil {
@@ -243,6 +257,10 @@ var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // body. An encoding failure (for example a NaN float) answers 500
 // {"message":"internal server error"} and logs "unhandled service error".
 // Status 204 and 304 write no body.
+//
+// A generated type is written by its WriteKitJSON method while the codec is
+// a JSONCodec; with another codec its FillEmpty method (required nil lists,
+// maps and bytes as [], {} and "") runs before the codec encodes it.
 func WriteResponse(w http.ResponseWriter, r *http.Request, status int, v any) {
 	if status == 0 {
 		status = http.StatusOK
@@ -251,6 +269,14 @@ func WriteResponse(w http.ResponseWriter, r *http.Request, status int, v any) {
 		w.WriteHeader(status)
 		return
 	}
+	box := codec.Load()
+	if m, ok := v.(kitjson.Marshaler); ok && box.builtin {
+		writeGenerated(w, r, status, m)
+		return
+	}
+	if f, ok := v.(interface{ FillEmpty() }); ok {
+		f.FillEmpty()
+	}
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer func() {
@@ -258,7 +284,7 @@ func WriteResponse(w http.ResponseWriter, r *http.Request, status int, v any) {
 			bufPool.Put(buf)
 		}
 	}()
-	if err := JSON().Encode(buf, v); err != nil {
+	if err := box.c.Encode(buf, v); err != nil {
 		logUnhandled(r, err)
 		if !responseStarted(w, r) {
 			WriteFrameworkError(w, http.StatusInternalServerError, MsgInternalServerError)
@@ -269,3 +295,25 @@ func WriteResponse(w http.ResponseWriter, r *http.Request, status int, v any) {
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
 }
+
+func writeGenerated(w http.ResponseWriter, r *http.Request, status int, m kitjson.Marshaler) {
+	e := kitjson.NewEncoder()
+	defer e.Release()
+	m.WriteKitJSON(e)
+	if err := e.Err(); err != nil {
+		logUnhandled(r, err)
+		if !responseStarted(w, r) {
+			WriteFrameworkError(w, http.StatusInternalServerError, MsgInternalServerError)
+		}
+		return
+	}
+	e.Raw("\n")
+	w.Header()["Content-Type"] = jsonContentType
+	w.WriteHeader(status)
+	_, _ = w.Write(e.Bytes())
+}
+
+// jsonContentType is the Content-Type header value of every JSON answer, shared so
+// that setting it does not allocate. Its capacity is its length: an Add appends to
+// a new array, never into this one.
+var jsonContentType = []string{"application/json; charset=utf-8"}[:1:1]

@@ -120,3 +120,9 @@ func mark(mu *sync.Mutex, trace *[]string, name string) server.Middleware {
 }
 
 func newJSONLogger(w *syncBuffer) log.Logger { return log.New(w) }
+
+func doReq(h http.Handler, r *http.Request) *httptest.ResponseRecorder {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, r)
+	return rec
+}

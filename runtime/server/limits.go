@@ -60,8 +60,22 @@ func (lh *limitsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), d)
 		defer cancel()
 		r = r.WithContext(ctx)
+		extendWriteDeadline(w, r, d)
 	}
 	lh.next.ServeHTTP(w, r)
+}
+
+// extendWriteDeadline gives a request whose handler may run for d a full
+// write timeout after d: the server's write deadline (set when the head was
+// read) would otherwise cut off the answer of a handler allowed to take
+// longer than it. Nothing happens without a write timeout or when d is well
+// within it.
+func extendWriteDeadline(w http.ResponseWriter, r *http.Request, d time.Duration) {
+	hs, _ := r.Context().Value(http.ServerContextKey).(*http.Server)
+	if hs == nil || hs.WriteTimeout <= 0 || d <= hs.WriteTimeout/2 {
+		return
+	}
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(d + hs.WriteTimeout))
 }
 
 // refuseContentLength answers 413 to a request whose Content-Length is

@@ -38,16 +38,23 @@ type Middleware = func(http.Handler) http.Handler
 // Deprecated: use log.Logger.
 type Logger = log.Logger
 
-// Server defaults applied to the underlying http.Server.
+// Server defaults applied to the underlying http.Server, and the default cap
+// of request bodies. Each bounds what one client can hold: a body in memory,
+// a connection that sends its head or body slowly, or one that never reads
+// its answer.
 const (
 	DefaultReadTimeout       = 30 * time.Second
 	DefaultReadHeaderTimeout = 10 * time.Second
 	DefaultIdleTimeout       = 120 * time.Second
-	DefaultWriteTimeout      = 0 // unbounded
-	DefaultMaxHeaderKB       = 32
-	DefaultLivenessPath      = "/healthz"
-	DefaultReadinessPath     = "/readyz"
-	DefaultAddr              = ":8080"
+	// DefaultWriteTimeout bounds handling plus writing the answer; a route
+	// whose @timeout (or server.handlerTimeout) is longer gets its write
+	// deadline extended for its requests.
+	DefaultWriteTimeout  = 30 * time.Second
+	DefaultMaxHeaderKB   = 32
+	DefaultMaxBodySize   = 1 << 20 // 1 MiB; @maxBodySize raises or lowers it per method
+	DefaultLivenessPath  = "/healthz"
+	DefaultReadinessPath = "/readyz"
+	DefaultAddr          = ":8080"
 )
 
 // Option configures New.
@@ -102,7 +109,9 @@ type Server struct {
 	maxBody    atomic.Int64
 	hTimeout   atomic.Int64
 	readTO     time.Duration
+	headerTO   time.Duration
 	writeTO    time.Duration
+	idleTO     time.Duration
 	maxHeadKB  int
 	httpServer *http.Server
 	ln         net.Listener
@@ -129,9 +138,12 @@ func New(svcCtx any, opts ...Option) *Server {
 		mux:       http.NewServeMux(),
 		named:     map[string]Middleware{},
 		readTO:    DefaultReadTimeout,
+		headerTO:  DefaultReadHeaderTimeout,
 		writeTO:   DefaultWriteTimeout,
+		idleTO:    DefaultIdleTimeout,
 		maxHeadKB: DefaultMaxHeaderKB,
 	}
+	s.maxBody.Store(DefaultMaxBodySize)
 	empty := map[string]http.Handler{}
 	s.sys.Store(&empty)
 	if o.liveness != "" {
@@ -167,9 +179,9 @@ func (s *Server) Handle(pattern string, h http.Handler, mws ...Middleware) {
 	if h == nil {
 		panic("server: Handle " + pattern + ": nil handler")
 	}
-	_, ownTimeout := limitsOf(h)
+	ownBody, ownTimeout := limitsOf(h)
 	inner := NewChain(mws...).Then(h)
-	s.mux.Handle(pattern, &route{s: s, next: inner, ownTimeout: ownTimeout, pattern: reqctx.NewPattern(pattern)})
+	s.mux.Handle(pattern, &route{s: s, next: inner, ownBody: ownBody, ownTimeout: ownTimeout, pattern: reqctx.NewPattern(pattern)})
 }
 
 // HandleFunc registers fn for pattern.
@@ -180,22 +192,30 @@ func (s *Server) HandleFunc(pattern string, fn http.HandlerFunc) {
 	s.Handle(pattern, fn)
 }
 
-// route applies the default handler timeout to routes without their own.
-// It also records its pattern on the request state.
+// route applies the default handler timeout and body cap to routes without
+// their own. It also records its pattern on the request state.
 type route struct {
-	s          *Server
-	next       http.Handler
-	ownTimeout bool
-	pattern    *reqctx.Pattern
+	s                   *Server
+	next                http.Handler
+	ownBody, ownTimeout bool
+	pattern             *reqctx.Pattern
 }
 
 func (rt *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	reqctx.From(r.Context()).SetPatternRef(rt.pattern)
+	if !rt.ownBody && r.ContentLength > 0 {
+		// a body the default cap refuses anyway: answer before reading it
+		if max := rt.s.maxBody.Load(); max > 0 && r.ContentLength > max {
+			refuseContentLength(w)
+			return
+		}
+	}
 	if !rt.ownTimeout {
 		if d := time.Duration(rt.s.hTimeout.Load()); d > 0 {
 			ctx, cancel := context.WithTimeout(r.Context(), d)
 			defer cancel()
 			r = r.WithContext(ctx)
+			extendWriteDeadline(w, r, d)
 		}
 	}
 	rt.next.ServeHTTP(w, r)
@@ -209,6 +229,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	p := s.pipeline.Load()
 	if p == nil {
 		p = s.build()
+	}
+	if g, _ := r.Context().Value(guardKey{}).(*guardConn); g != nil {
+		g.handled.Store(true)
 	}
 	r, st := reqctx.New(r, w)
 	rw := st.W
@@ -339,35 +362,74 @@ func (s *Server) SetHandleNotFound(h http.Handler) {
 	s.notFound.Store(&handlerBox{h: h})
 }
 
-// SetDefaultReadTimeout sets the http.Server read timeout (default 30s).
-// It applies to servers started afterwards.
+// SetDefaultReadTimeout sets the http.Server read timeout: the time to
+// read a request, head and body (default 30s; 0 restores the default, a
+// negative value removes the bound). It applies to servers started
+// afterwards.
 func (s *Server) SetDefaultReadTimeout(d time.Duration) {
-	s.mu.Lock()
-	s.readTO = d
-	s.mu.Unlock()
+	s.setTimeout(&s.readTO, d, DefaultReadTimeout)
 }
 
-// SetDefaultWriteTimeout sets the http.Server write timeout (default 0,
-// unbounded). It applies to servers started afterwards.
+// SetDefaultReadHeaderTimeout sets the time to read a request's head
+// (default 10s; 0 restores the default, negative removes the bound). A
+// client that does not send its head in time gets 408 {"message":"request
+// timeout"}. It applies to servers started afterwards.
+func (s *Server) SetDefaultReadHeaderTimeout(d time.Duration) {
+	s.setTimeout(&s.headerTO, d, DefaultReadHeaderTimeout)
+}
+
+// SetDefaultWriteTimeout sets the http.Server write timeout: the time from
+// the end of reading a request's head to the end of writing its answer
+// (default 30s; 0 restores the default, negative removes the bound). A
+// route with a longer @timeout or server.handlerTimeout extends it for its
+// requests. It applies to servers started afterwards.
 func (s *Server) SetDefaultWriteTimeout(d time.Duration) {
+	s.setTimeout(&s.writeTO, d, DefaultWriteTimeout)
+}
+
+// SetDefaultIdleTimeout sets how long a keep-alive connection waits for its
+// next request (default 120s; 0 restores the default, negative removes the
+// bound). It applies to servers started afterwards.
+func (s *Server) SetDefaultIdleTimeout(d time.Duration) {
+	s.setTimeout(&s.idleTO, d, DefaultIdleTimeout)
+}
+
+func (s *Server) setTimeout(field *time.Duration, d, def time.Duration) {
+	switch {
+	case d == 0:
+		d = def
+	case d < 0:
+		d = 0 // net/http: no bound
+	}
 	s.mu.Lock()
-	s.writeTO = d
+	*field = d
 	s.mu.Unlock()
 }
 
 // SetDefaultMaxHeaderSize sets the request header limit in KiB (default
-// 32). It applies to servers started afterwards.
+// 32). A larger head is answered 431 {"message":"request header fields too
+// large"}. It applies to servers started afterwards.
 func (s *Server) SetDefaultMaxHeaderSize(kb int) {
+	if kb <= 0 {
+		kb = DefaultMaxHeaderKB
+	}
 	s.mu.Lock()
 	s.maxHeadKB = kb
 	s.mu.Unlock()
 }
 
 // SetDefaultMaxBodySize caps request bodies of every handler without a
-// WithLimits body size (0, the default, means no cap). A read past the cap
-// fails with *http.MaxBytesError, which DecodeJSON passes on and
-// WriteValidationError answers with 413.
-func (s *Server) SetDefaultMaxBodySize(bytes int64) { s.maxBody.Store(bytes) }
+// WithLimits body size: 1 MiB by default; 0 restores that default and a
+// negative value removes the cap. A read past the cap fails with
+// *http.MaxBytesError, which DecodeJSON passes on and WriteValidationError
+// answers with 413; a Content-Length above it is answered 413 before the
+// body is read.
+func (s *Server) SetDefaultMaxBodySize(bytes int64) {
+	if bytes == 0 {
+		bytes = DefaultMaxBodySize
+	}
+	s.maxBody.Store(bytes)
+}
 
 // SetDefaultHandlerTimeout sets the deadline of the request context of every
 // route registered with Handle whose handler has no WithLimits timeout
@@ -445,18 +507,20 @@ func (s *Server) Serve(l net.Listener) error {
 	hs := &http.Server{
 		Handler:           s.Handler(),
 		ReadTimeout:       s.readTO,
-		ReadHeaderTimeout: DefaultReadHeaderTimeout,
+		ReadHeaderTimeout: s.headerTO,
 		WriteTimeout:      s.writeTO,
-		IdleTimeout:       DefaultIdleTimeout,
+		IdleTimeout:       s.idleTO,
 		MaxHeaderBytes:    s.maxHeadKB << 10,
 		ErrorLog:          httpErrorLog(),
+		ConnState:         guardConnState,
+		ConnContext:       guardConnContext,
 	}
-	if s.readTO > 0 && s.readTO < hs.ReadHeaderTimeout {
+	if s.readTO > 0 && (hs.ReadHeaderTimeout <= 0 || s.readTO < hs.ReadHeaderTimeout) {
 		hs.ReadHeaderTimeout = s.readTO
 	}
 	s.httpServer = hs
 	s.mu.Unlock()
-	err := hs.Serve(l)
+	err := hs.Serve(guardListener{l})
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}

@@ -4,10 +4,6 @@ import (
 	"net/http"
 
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/trace"
-
-	"github.com/kitdev/kit/runtime/internal/reqctx"
 )
 
 // HTTPMiddleware returns the server instrumentation: a span per request
@@ -16,57 +12,22 @@ import (
 // http.server.response.body.size histograms labelled with the matched
 // route pattern (http.route), never the concrete path. Install it with
 // server.WithTelemetry, not with Use.
+//
+// With both otel.enabled and metrics.enabled false it returns the handler
+// it is given: nothing of telemetry is left on the request path.
 func (t *Telemetry) HTTPMiddleware() func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			r, st := reqctx.Ensure(r)
-			next.ServeHTTP(w, r)
-			route := st.Route()
-			if route == "" {
-				route = reqctx.Route(r.Pattern)
-			}
-			if route == "" {
-				return
-			}
-			ctx := r.Context()
-			kv := attribute.String("http.route", route)
-			if lb, ok := otelhttp.LabelerFromContext(ctx); ok {
-				lb.Add(kv)
-			}
-			span := trace.SpanFromContext(ctx)
-			span.SetAttributes(kv)
-			span.SetName(spanName("", r))
-		})
-		return otelhttp.NewHandler(inner, "http.server",
-			otelhttp.WithTracerProvider(t.tp),
-			otelhttp.WithMeterProvider(t.instrMP),
-			otelhttp.WithPropagators(t.propagator),
-			otelhttp.WithSpanNameFormatter(spanName),
-		)
+	if !t.cfg.Otel.Enabled && !t.cfg.Metrics.Enabled {
+		return func(next http.Handler) http.Handler { return next }
 	}
+	return func(next http.Handler) http.Handler { return t.newServerInstr(next) }
 }
 
-// spanName is "<METHOD> <route>" once the route is known, else "<METHOD>".
-// otelhttp calls it at span start and again after the handler when the mux
-// set r.Pattern.
-func spanName(_ string, r *http.Request) string {
-	route := reqctx.From(r.Context()).Route()
-	if route == "" {
-		route = reqctx.Route(r.Pattern)
-	}
-	if route == "" {
-		return spanMethod(r.Method)
-	}
-	return spanMethod(r.Method) + " " + route
-}
-
+// spanMethod is the method part of a span name: a known method, else HTTP.
 func spanMethod(m string) string {
-	switch m {
-	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
-		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
-		return m
+	if m = method(m); m == otherMethod {
+		return "HTTP"
 	}
-	return "HTTP"
+	return m
 }
 
 // HTTPTransport wraps base (http.DefaultTransport when nil) so outbound

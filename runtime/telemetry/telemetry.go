@@ -27,7 +27,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.opentelemetry.io/otel"
-	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetricgrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
@@ -58,9 +57,9 @@ type Config struct {
 type OtelConfig struct {
 	// Enabled false stops spans (a no-op tracer provider); metrics go on.
 	Enabled bool `yaml:"enabled" json:"enabled"`
-	// Exporter is "" or "none" (spans stay in process: trace ids in logs
-	// and propagation, nothing exported), "stdout", "otlp_grpc" or
-	// "otlp_http".
+	// Exporter is "" or "none" (no span is recorded or exported, but every
+	// request still gets trace and span ids, for logs and propagation),
+	// "stdout", "otlp_grpc" or "otlp_http".
 	Exporter string `yaml:"exporter" json:"exporter"`
 	// Endpoint of the OTLP collector: host:port (plain text) or a URL
 	// (http:// or https://). Empty uses the SDK default and OTEL_* env.
@@ -118,17 +117,6 @@ type Telemetry struct {
 	adminDone  chan struct{}
 	once       sync.Once
 	shutErr    error
-}
-
-// httpServerAttrs are the only labels kept on the http.server.* series.
-var httpServerAttrs = []attribute.Key{
-	"http.request.method",
-	"http.response.status_code",
-	"http.route",
-	"network.protocol.name",
-	"network.protocol.version",
-	"server.address",
-	"url.scheme",
 }
 
 // Init builds the telemetry stack of cfg and, unless WithoutGlobals, makes
@@ -240,6 +228,10 @@ func (t *Telemetry) initTraces(ctx context.Context, o initOptions) error {
 	if err != nil {
 		return fmt.Errorf("telemetry: trace exporter: %w", err)
 	}
+	if exp == nil && len(o.spanProcessors) == 0 {
+		t.tp = idProvider{} // nothing would read the spans: ids only
+		return nil
+	}
 	if exp != nil {
 		tpOpts = append(tpOpts, sdktrace.WithBatcher(exp))
 	}
@@ -257,13 +249,9 @@ func (t *Telemetry) initMetrics(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	mpOpts := []sdkmetric.Option{
-		sdkmetric.WithResource(res),
-		sdkmetric.WithView(sdkmetric.NewView(
-			sdkmetric.Instrument{Name: "http.server.*"},
-			sdkmetric.Stream{AttributeFilter: attribute.NewAllowKeysFilter(httpServerAttrs...)},
-		)),
-	}
+	// The http.server.* series carry exactly the attributes the server
+	// instrumentation records (httpserver.go): no view filters them.
+	mpOpts := []sdkmetric.Option{sdkmetric.WithResource(res)}
 	switch strings.ToLower(c.Exporter) {
 	case "", "prometheus":
 		exp, err := otelprom.New(otelprom.WithRegisterer(t.registry))

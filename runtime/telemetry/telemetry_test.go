@@ -6,6 +6,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -505,5 +507,63 @@ func TestRouteLabelOutsideWithTelemetry(t *testing.T) {
 	}
 	if !routes["/orders/{id}"] || !routes["/items/{id}"] || strings.Contains(body, "/orders/9") {
 		t.Fatalf("routes %v", routes)
+	}
+}
+
+// With tracing and metrics both off the middleware is the identity: the
+// handler it returns is the one it was given (nothing runs per request),
+// and a request is still served. With either on, it wraps.
+func TestHTTPMiddlewareOffIsIdentity(t *testing.T) {
+	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusTeapot) })
+	off := initTelemetry(t, config(false, false)).HTTPMiddleware()(inner)
+	if reflect.ValueOf(off).Pointer() != reflect.ValueOf(inner).Pointer() {
+		t.Fatalf("telemetry off still wraps the handler: %T", off)
+	}
+	rec := httptest.NewRecorder()
+	off.ServeHTTP(rec, httptest.NewRequest("GET", "/x", nil))
+	if rec.Code != http.StatusTeapot {
+		t.Fatalf("status %d", rec.Code)
+	}
+	for _, c := range []telemetry.Config{config(true, false), config(false, true)} {
+		h := initTelemetry(t, c).HTTPMiddleware()(inner)
+		if reflect.ValueOf(h).Kind() == reflect.Func && reflect.ValueOf(h).Pointer() == reflect.ValueOf(inner).Pointer() {
+			t.Fatalf("config %+v: not instrumented", c)
+		}
+	}
+}
+
+// With otel.exporter none (and no span processor) spans are not recorded,
+// yet a request gets real ids: in the caller's trace when it sent one, in a
+// new sampled trace otherwise, and propagated to outbound calls.
+func TestExporterNoneGivesIDsOnly(t *testing.T) {
+	tel := initTelemetry(t, config(true, false))
+	if _, sdk := tel.TracerProvider().(*sdktrace.TracerProvider); sdk {
+		t.Fatal("an SDK tracer provider records spans nothing reads")
+	}
+	var got []trace.SpanContext
+	var outbound []string
+	b := server.New(nil, server.WithTelemetry(tel.HTTPMiddleware()))
+	b.HandleFunc("GET /b", func(w http.ResponseWriter, r *http.Request) { outbound = append(outbound, r.Header.Get("traceparent")) })
+	baseB := start(t, b)
+	a := server.New(nil, server.WithTelemetry(tel.HTTPMiddleware()))
+	a.HandleFunc("GET /a", func(w http.ResponseWriter, r *http.Request) {
+		sc := trace.SpanContextFromContext(r.Context())
+		got = append(got, sc)
+		req, _ := http.NewRequestWithContext(r.Context(), "GET", baseB+"/b", nil)
+		resp, err := tel.HTTPClient().Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+	})
+	base := start(t, a)
+	const caller = "4bf92f3577b34da6a3ce929d0e0e4736"
+	get(t, http.DefaultClient, base+"/a", "traceparent", "00-"+caller+"-00f067aa0ba902b7-01")
+	get(t, http.DefaultClient, base+"/a")
+	if len(got) != 2 || got[0].TraceID().String() != caller || got[0].SpanID().String() == "00f067aa0ba902b7" ||
+		!got[0].IsValid() || !got[1].IsValid() || !got[1].IsSampled() || got[1].TraceID().String() == caller {
+		t.Fatalf("span contexts %v", got)
+	}
+	if len(outbound) != 2 || !strings.HasPrefix(outbound[0], "00-"+caller+"-") {
+		t.Fatalf("outbound traceparent %q", outbound)
 	}
 }

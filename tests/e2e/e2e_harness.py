@@ -37,18 +37,36 @@ DESIGNS = Path(__file__).resolve().parent / "designs"  # test-only designs, laid
 
 
 def make_project(example: str, root: Path) -> Path:
-    """A project root holding the example's design and go.mod (replace -> this runtime)."""
+    """A project root holding the example's committed files (design, go.mod with the replace
+    pointed at this runtime, and its own code: logic stubs, middleware, config)."""
     src = REPO / "examples" / example
     if not src.is_dir():
         src = DESIGNS / example
     if root.exists():
         shutil.rmtree(root)
-    shutil.copytree(src / "design", root / "design")
+    for rel in example_files(src):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(src / rel, root / rel)
     gomod = (src / "go.mod").read_text().replace("../../runtime", str(RUNTIME))
     (root / "go.mod").write_text(gomod)
-    if (src / "go.sum").exists():
-        shutil.copy(src / "go.sum", root / "go.sum")
     return root
+
+
+def example_files(src: Path) -> list[str]:
+    """The files of an example (or test design) folder that are not generated: what git
+    tracks (or would, for new files); every file but built binaries where git is not
+    available."""
+    try:
+        listed = subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "."],
+            cwd=src,
+            capture_output=True,
+            check=True,
+        ).stdout.decode()
+    except (OSError, subprocess.CalledProcessError):
+        files = (p.relative_to(src) for p in src.rglob("*") if p.is_file())
+        return sorted(p.as_posix() for p in files if "bin" not in p.parts)
+    return sorted(p for p in listed.split("\0") if p and (src / p).is_file())
 
 
 def generate(root: Path) -> Any:
@@ -297,6 +315,15 @@ class Response:
         return self.body.decode()
 
 
+def json_type(data: bytes | None, headers: dict[str, str] | None) -> dict[str, str]:
+    """The headers, with `Content-Type: application/json` for a body that names no type (as a
+    JSON client sends it; urllib would otherwise send a form type)."""
+    out = dict(headers or {})
+    if data is not None and not any(k.lower() == "content-type" for k in out):
+        out["Content-Type"] = "application/json"
+    return out
+
+
 def request(
     base: str,
     method: str,
@@ -307,7 +334,7 @@ def request(
     timeout: float = 10,
 ) -> Response:
     data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-    req = urllib.request.Request(base + path, data=data, method=method, headers=headers or {})
+    req = urllib.request.Request(base + path, data=data, method=method, headers=json_type(data, headers))
     try:
         with urllib.request.urlopen(req, timeout=timeout) as resp:
             return Response(resp.status, resp.headers, resp.read(), resp.headers.get_all("Set-Cookie") or [])
@@ -320,7 +347,7 @@ def chunked(base: str, method: str, path: str, chunks: list[bytes], headers: dic
     url = urllib.parse.urlsplit(base)
     conn = http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port, timeout=10)
     try:
-        conn.request(method, path, body=iter(chunks), headers=headers or {}, encode_chunked=True)
+        conn.request(method, path, body=iter(chunks), headers=json_type(b"x", headers), encode_chunked=True)
         resp = conn.getresponse()
         return Response(resp.status, resp.headers, resp.read(), resp.headers.get_all("Set-Cookie") or [])
     finally:

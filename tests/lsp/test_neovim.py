@@ -1,23 +1,20 @@
-"""A real editor: Neovim (Debian's package) headless starts kit-lsp, opens a design file
-and receives diagnostics, hover and formatting. Skipped when `nvim` is not installed
-(`apt-get install -y neovim`)."""
+"""A real editor: a current Neovim (0.11+), headless, set up as editors/neovim/README.md
+says (the folder on 'runtimepath', `vim.lsp.enable('kit')`), drives kit-lsp through its
+own LSP client: diagnostics, hover, definition, completion, formatting, rename and
+generate-on-save (tests/lsp/nvim/drive.lua)."""
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from lsp_helpers import DESIGN, write_design
+from nvim_support import NVIM_RTP, isolated_env, needs_nvim, run_nvim
 
 from kit_core.format import format_source
 
-NVIM = shutil.which("nvim")
-SCRIPT = Path(__file__).parent / "nvim" / "check.lua"
+HERE = Path(__file__).parent / "nvim"
 
 BROKEN = """\
 package users
@@ -31,28 +28,33 @@ type Order {
 """
 
 
-@pytest.mark.skipif(NVIM is None, reason="nvim not installed (apt-get install -y neovim)")
-def test_neovim_gets_diagnostics_hover_and_formatting(tmp_path: Path) -> None:
-    root = write_design(tmp_path, DESIGN)
-    file = root / "design/users/orders.kit"
-    file.write_text(BROKEN)
+@needs_nvim
+def test_neovim_drives_kit_lsp_through_its_own_client(tmp_path: Path) -> None:
+    root = write_design(tmp_path / "project", DESIGN)
+    (root / "design/users/orders.kit").write_text(BROKEN)
     out = tmp_path / "result.json"
-    env = {
-        **os.environ,
-        "KIT_NVIM_OUT": str(out),
-        "KIT_LSP_CMD": json.dumps([sys.executable, "-m", "kit_lsp"]),
-        "KIT_FILE": str(file),
-        "KIT_ROOT": str(root / "design"),
-        "KIT_HOVER_LINE": "5",  # `owner User`
-        "KIT_HOVER_CHAR": "9",
-        "XDG_CONFIG_HOME": str(tmp_path / "xdg"),
-        "XDG_DATA_HOME": str(tmp_path / "xdg"),
-        "XDG_STATE_HOME": str(tmp_path / "xdg"),
-    }
-    cmd = [str(NVIM), "--headless", "--clean", "-c", f"luafile {SCRIPT}"]
-    subprocess.run(cmd, env=env, cwd=tmp_path, timeout=90, check=False, capture_output=True)
-    result = json.loads(out.read_text())
-    assert result["errors"] == []
-    assert any(d["lnum"] == 6 and "Missing" in d["message"] for d in result["diagnostics"])
-    assert "User is a person with an account." in result["hover"]
-    assert result["formatting"] == format_source("orders.kit", BROKEN).text
+    env = isolated_env(
+        tmp_path,
+        KIT_NVIM_OUT=str(out),
+        KIT_NVIM_RTP=str(NVIM_RTP),
+        KIT_LSP_CMD=json.dumps([sys.executable, "-m", "kit_lsp"]),
+        KIT_ROOT=str(root),
+    )
+    proc = run_nvim(["-u", str(HERE / "init.lua"), "-c", f"luafile {HERE / 'drive.lua'}"], env, root)
+    assert out.exists(), f"Neovim wrote no result:\n{proc.stdout}\n{proc.stderr}"
+    r = json.loads(out.read_text())
+    assert r["errors"] == []
+    assert r["filetype"] == "kit"  # editors/neovim/ftdetect
+    assert r["root_dir"] == str(root / "design")  # lsp/kit.lua root_markers: the design folder
+    assert [(d["lnum"], d["code"]) for d in r["diagnostics"]] == [(6, "ref/unknown-symbol")]
+    assert "Missing" in r["diagnostics"][0]["message"]
+    assert "User is a person with an account." in r["hover"]
+    assert r["definition"]["file"] == str(root / "design/users/users.kit")
+    assert r["definition"]["cursor"][0] == 4  # `type User {` (1-based)
+    assert r["completion_mode"] == "i"
+    assert {"doc", "deprecated", "json", "sensitive"} <= {w.lstrip("@") for w in r["completion"]}
+    assert r["formatted"] == format_source("orders.kit", BROKEN).text
+    assert "type Member {" in r["renamed_users"] and "type User {" not in r["renamed_users"]
+    assert "owner Member" in r["renamed_orders"].replace("\t", " ").replace("  ", " ")
+    assert r["generated"] is True
+    assert "type Member struct" in (root / "internal/types/users/types.go").read_text()

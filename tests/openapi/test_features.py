@@ -361,3 +361,38 @@ def test_incomplete_scheme_stops_the_generator() -> None:
     assert any(d.code == "openapi/security-scheme" and "name" in d.message for d in analysis.diagnostics)
     with pytest.raises(SchemeError, match="security scheme k needs name"):
         document_for(analysis, m)
+
+
+# --------------------------------------------------------------------------- document and service agree
+
+
+def test_passthrough_is_documented_with_any_status() -> None:
+    src = PKG + "error NotFound Gone\n\nservice S {\n\t@passthrough\n\t@errors(Gone)\n\tget Raw /raw {}\n\n"
+    src += "\t@passthrough\n\t@status(202)\n\tpost Kick /kick {}\n}\n"
+    d = doc(src)
+    # the logic writes the answer: any status, not the 204 of a method without a response
+    assert op(d, "/raw", "get")["responses"]["default"] == {
+        "description": "Answered by the method's own logic (@passthrough)"
+    }
+    assert set(op(d, "/raw", "get")["responses"]) == {"default", "404"}
+    assert set(op(d, "/kick", "post")["responses"]) == {"202"}  # an explicit @status is the answer
+
+
+def test_format_time_is_the_pattern_checked() -> None:
+    src = PKG + "type T {\n\tat string @format(time)\n\tat2 string @format(time) @pattern(`^1`)\n}\n"
+    src += "scalar Clock string @format(time)\n"
+    src += "service S {\n\tpost P /p {\n\t\trequest T\n\t\tresponse Clocked\n\t}\n}\ntype Clocked { c Clock }\n"
+    d = doc(src)
+    props = schema(d, "T")["properties"]
+    hhmmss = "^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$"
+    assert props["at"] == {"type": "string", "pattern": hhmmss}  # JSON Schema's "time" needs an offset
+    assert props["at2"] == {"type": "string", "pattern": hhmmss, "allOf": [{"pattern": "^1"}]}
+    assert schema(d, "Clock") == {"type": "string", "pattern": hhmmss}
+
+
+def test_optional_map_values_are_nullable() -> None:
+    src = PKG + "type T {\n\tm map<string, int?>\n\tn map<string, int>\n}\n"
+    src += "service S {\n\tpost P /p {\n\t\trequest T\n\t}\n}\n"
+    props = schema(doc(src), "T")["properties"]
+    assert props["m"]["additionalProperties"] == {"type": ["integer", "null"], "format": "int64"}
+    assert props["n"]["additionalProperties"] == {"type": "integer", "format": "int64"}

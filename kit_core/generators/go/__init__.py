@@ -16,6 +16,7 @@ from kit_core.generators import grpc
 from kit_core.generators.base import GenContext, Notice, OutputFile
 from kit_core.generators.go import (
     binding_file,
+    codec,
     contracts,
     enums,
     errors,
@@ -75,7 +76,10 @@ def parts(g: GoGen) -> Iterator[list[OutputFile]]:
 
 
 def package_types(g: GoGen, pkg: Package) -> list[OutputFile]:
-    out = [module.generate(g, pkg) for module in (types, validate, enums, errors)]
+    modules = [types, validate, enums, errors]
+    if g.layout.kind != "contracts":  # the JSON codec serves HTTP handlers
+        modules.append(codec)
+    out = [module.generate(g, pkg) for module in modules]
     return [f for f in out if f is not None]
 
 

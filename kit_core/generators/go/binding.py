@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from kit_core.generators.go.design import GoDesign
 from kit_core.generators.go.render import go_string
 from kit_core.generators.go.typemap import TypeMapper
-from kit_core.semantics import FieldBinding, Location, TypeShape
+from kit_core.semantics import FieldBinding, Location, TypeShape, is_optional
 from kit_core.symbols import FLOAT_PRIMITIVES, INT_PRIMITIVES
 
 SOURCES = {
@@ -38,8 +38,16 @@ class Binder:
     design: GoDesign
     mapper: TypeMapper
     helper: str  # the name the helper package is imported under
+    uses_query: bool = False  # a statement reads the query the handler parses once (`q`)
 
     def statements(self, b: FieldBinding, expr: str, pointer: bool) -> list[str]:
+        """Statements binding one field; a required field that is absent is `<wire>: required`."""
+        out = self._bind(b, expr, pointer)
+        if out and out[0].startswith("if vs, ok :=") and b.location is not Location.PATH and not is_optional(b.field):
+            out[0] += f" else {{\n\treturn {self.helper}.Missing({go_string(b.wire_name)})\n}}"
+        return out
+
+    def _bind(self, b: FieldBinding, expr: str, pointer: bool) -> list[str]:
         shape = b.field.shape
         wire = go_string(b.wire_name)
         elem = shape.element() if shape.array_dims else shape
@@ -61,8 +69,12 @@ class Binder:
             value, assign = f"{h}.Each({wire}, vs, {parse})", f"{expr} = x"
         else:
             value, assign = f"{parse}({wire}, vs[0])", f"{expr} = &x" if pointer else f"{expr} = x"
+        args = f"q, {wire}" if b.location is Location.QUERY else f"r, {wire}"
+        if b.location is Location.QUERY:
+            source = "Values"  # of the query parsed once per request (`q`, see the handler)
+            self.uses_query = True
         return [
-            f"if vs, ok := {h}.{source}(r, {wire}); ok {{\n"
+            f"if vs, ok := {h}.{source}({args}); ok {{\n"
             f"\tx, err := {value}\n\tif err != nil {{\n\t\treturn err\n\t}}\n\t{assign}\n}}"
         ]
 

@@ -28,7 +28,7 @@ HELPER_IMPORTS: dict[str, tuple[str, ...]] = {
     "uuid": ("regexp",),
     "datetime": ("time",),
     "date": ("time",),
-    "time": ("time",),
+    "time": (),
     "phone": ("regexp",),
     "ipv4": ("net/netip",),
     "ipv6": ("net/netip",),

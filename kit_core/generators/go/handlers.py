@@ -36,11 +36,11 @@ class HandlerView:
     decode: bool
     multipart: str | None  # max memory expression when the request is multipart
     binds: list[str]
+    query: bool  # a bound field is read from the query (parsed once)
     validate: str | None  # the call validating `req` (`req.Validate()`), if any
     has_resp: bool
     resp_type: str | None
     resp_body: bool
-    fill: bool
     headers: list[str]
     status: int
 
@@ -81,6 +81,7 @@ def handler_view(g: GoGen, m: MethodInfo, imports: ImportSet) -> HandlerView:
     multipart = m.is_multipart and req is not None
     binds: list[str] = []
     defaults: list[str] = []
+    query = False
     helper = "transport"
     if req is not None:
         binder = Binder(g.design, mapper, helper)
@@ -89,6 +90,7 @@ def handler_view(g: GoGen, m: MethodInfo, imports: ImportSet) -> HandlerView:
                 facts = g.design.facts(b.field.owner, b.field.owner_package, b.field.field)
                 binds.extend(binder.statements(b, f"req.{g.design.go_name(facts)}", mapper.pointer(facts)))
         defaults = default_statements(g, mapper, m, helper, decodes(m, multipart))
+        query = binder.uses_query
     resp = m.response if m.response is not None and not m.passthrough else None
     resp_decl = resp.decl if resp is not None and isinstance(resp.decl, TypeDecl) else None
     headers: list[str] = []
@@ -108,11 +110,11 @@ def handler_view(g: GoGen, m: MethodInfo, imports: ImportSet) -> HandlerView:
         decode=req is not None and decodes(m, multipart),
         multipart=size_expr(max_memory, compact=True) if multipart else None,
         binds=binds,
+        query=query,
         validate=_validate_call(g, m, mapper, req_decl),
         has_resp=resp is not None,
         resp_type=mapper.shape(resp) if resp is not None else None,
         resp_body=m.has_response_body,
-        fill=resp_decl is not None and g.needs.fills(resp_decl),
         headers=headers,
         status=m.status,
     )

@@ -98,7 +98,7 @@ def render(template: str, **ctx: Any) -> str:
 # design come from these; the tests check that gofmt leaves them unchanged.
 PREFORMATTED = frozenset(
     {"types.go.j2", "validate.go.j2", "enums.go.j2", "errors.go.j2", "handler.go.j2", "stub.go.j2"}
-    | {"routes.go.j2", "routes_all.go.j2", "events.go.j2"}
+    | {"routes.go.j2", "routes_all.go.j2", "events.go.j2", "json.go.j2"}
 )
 
 

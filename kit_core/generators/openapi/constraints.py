@@ -19,6 +19,10 @@ COUNT_VALIDATORS = frozenset({"minItems", "maxItems", "uniqueItems"})
 
 FORMATS = {"datetime": "date-time", "url": "uri"}
 
+# `@format(time)` checks HH:MM:SS without an offset; JSON Schema's "time" format requires one,
+# so the document states the check as a pattern instead.
+TIME_PATTERN = "^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$"
+
 
 def literal_value(lit: Literal, enum: EnumDecl | None = None) -> Any:
     """A decorator literal as JSON; a bare ident names a value of ``enum``."""
@@ -49,8 +53,19 @@ def string_keywords(d: Decorator) -> dict[str, Any]:
         return {"pattern": _num(d)}
     if d.name == "format" and d.args:
         name = str(d.args[0].value)
+        if name == "time":
+            return {"pattern": TIME_PATTERN}
         return {"format": FORMATS.get(name, name)}
     return {}
+
+
+def merge_keywords(into: dict[str, Any], kws: dict[str, Any]) -> None:
+    """Add ``kws`` to ``into``; a second pattern joins an `allOf` (a schema holds one)."""
+    for key, value in kws.items():
+        if key == "pattern" and "pattern" in into and into["pattern"] != value:
+            into.setdefault("allOf", []).append({"pattern": value})
+        else:
+            into[key] = value
 
 
 def number_keywords(d: Decorator) -> dict[str, Any]:
@@ -95,7 +110,7 @@ def keywords_for(
         if d.name in COUNT_VALIDATORS and container is not None:
             outer.update(count_keywords(d, container == "map"))
         elif d.name in STRING_VALIDATORS and primitive == "string":
-            value.update(string_keywords(d))
+            merge_keywords(value, string_keywords(d))
         elif d.name in NUMBER_VALIDATORS and primitive in NUMBER_PRIMITIVES:
             value.update(number_keywords(d))
     return value, outer

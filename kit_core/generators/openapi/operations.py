@@ -2,8 +2,8 @@
 
 Bindings, chains (tags with `@group`, security), success status and errors come from the
 shared HTTP model, so the document says what the generated handlers do. Every `@errors`
-entry is kept: errors sharing a status become a `oneOf`. Framework errors (404, 405, 413,
-400 validation, 500...) are not listed.
+entry is kept: errors sharing a status become a `oneOf`. Framework errors (404, 405, 408,
+413, 415 for a body that is not JSON, 431, 400 validation, 500...) are not listed.
 """
 
 from __future__ import annotations
@@ -116,11 +116,15 @@ class Operations:
     # ------------------------------------------------------------------ responses
 
     def _success(self, info: MethodInfo) -> dict[str, Any]:
+        if info.passthrough and not info.explicit_status:
+            # the logic writes the answer itself: any status (`@status` names one)
+            return {"default": {"description": "Answered by the method's own logic (@passthrough)"}}
         resp: dict[str, Any] = {"description": _phrase(info.status)}
         headers = self._headers(info.response_fields)
         if headers:
             resp["headers"] = headers
-        if info.response is not None and info.status not in (204, 304) and self._has_body(info):
+        body = info.status not in (204, 304) and self._has_body(info) and not info.passthrough
+        if info.response is not None and body:
             resp["content"] = {"application/json": {"schema": self.schemas.of(info.response)}}
         return {str(info.status): resp}
 

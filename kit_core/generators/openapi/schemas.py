@@ -19,7 +19,7 @@ from kit_core.semantics import EffectiveField, TypeIndex, TypeShape, is_optional
 from kit_core.semantics.types import binding_decorator
 from kit_core.symbols import Kind
 
-from .constraints import keywords_for, literal_value
+from .constraints import keywords_for, literal_value, merge_keywords
 from .names import DeclNames
 
 Schema = dict[str, Any]
@@ -104,7 +104,10 @@ class Schemas:
 
     def _map(self, shape: TypeShape) -> Schema:
         key, value = shape.args
-        s: Schema = {"type": "object", "additionalProperties": self.of(value)}
+        values = self.of(value)
+        if value.optional:  # an optional map value is null when absent (`map<string, int?>`)
+            values = nullable(values)
+        s: Schema = {"type": "object", "additionalProperties": values}
         key_schema = self.of(key)
         if key_schema.get("type") == "integer":
             s["propertyNames"] = {"pattern": "^-?[0-9]+$"}
@@ -151,7 +154,7 @@ class Schemas:
     def scalar_schema(self, decl: ScalarDecl) -> Schema:
         s = primitive_schema(decl.primitive.name)
         value, _ = keywords_for(decl.decorators, decl.primitive.name, None)
-        s.update(value)
+        merge_keywords(s, value)
         return _annotate(s, decl.doc, False)
 
     def error_schema(self, decl: ErrorDecl, package: str) -> Schema:
@@ -180,7 +183,7 @@ class Schemas:
         s = self.of(shape)
         value, container = _unwrap(shape)
         value_kw, outer_kw = keywords_for(ef.field.decorators, value.primitive, container)
-        _innermost(s, container).update(value_kw)
+        merge_keywords(_innermost(s, container), value_kw)
         s.update(outer_kw)
         if ef.field.decorator("nullable"):
             s = nullable(s)

@@ -98,6 +98,10 @@ func run(configPath string) error {
 func configureServer(srv *server.Server, cfg *config.Config) {
 	srv.SetDefaultHandlerTimeout(cfg.Server.HandlerTimeout)
 	srv.SetDefaultMaxBodySize(cfg.Server.MaxBodySize)
+	srv.SetDefaultReadHeaderTimeout(cfg.Server.ReadHeaderTimeout)
+	srv.SetDefaultReadTimeout(cfg.Server.ReadTimeout)
+	srv.SetDefaultWriteTimeout(cfg.Server.WriteTimeout)
+	srv.SetDefaultIdleTimeout(cfg.Server.IdleTimeout)
 	if cfg.Server.StrictJSON != nil && !*cfg.Server.StrictJSON {
 		server.SetGlobalJSONCodec(server.JSONCodec{Lenient: true})
 	}

@@ -20,13 +20,18 @@ type Config struct {
 	Docs        DocsConfig              `yaml:"docs"`
 }
 
-// ServerConfig configures the HTTP listener.
+// ServerConfig configures the HTTP listener. A limit left at 0 takes the runtime's
+// default; a negative one removes the bound.
 type ServerConfig struct {
-	Addr           string            `yaml:"addr"`
-	HandlerTimeout time.Duration     `yaml:"handlerTimeout"`
-	MaxBodySize    int64             `yaml:"maxBodySize"`
-	StrictJSON     *bool             `yaml:"strictJSON"`
-	Compression    CompressionConfig `yaml:"compression"`
+	Addr              string            `yaml:"addr"`
+	HandlerTimeout    time.Duration     `yaml:"handlerTimeout"`
+	MaxBodySize       int64             `yaml:"maxBodySize"`
+	ReadHeaderTimeout time.Duration     `yaml:"readHeaderTimeout"`
+	ReadTimeout       time.Duration     `yaml:"readTimeout"`
+	WriteTimeout      time.Duration     `yaml:"writeTimeout"`
+	IdleTimeout       time.Duration     `yaml:"idleTimeout"`
+	StrictJSON        *bool             `yaml:"strictJSON"`
+	Compression       CompressionConfig `yaml:"compression"`
 }
 
 // CompressionConfig configures response compression.

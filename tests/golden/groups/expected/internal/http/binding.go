@@ -8,8 +8,10 @@ import (
 	"math"
 	"mime/multipart"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // Ptr returns a pointer to a copy of v (used for `@default` values of optional fields).
@@ -23,6 +25,12 @@ func Path(r *http.Request, name string) ([]string, bool) {
 // Query returns every value of a query parameter, and whether it was present.
 func Query(r *http.Request, name string) ([]string, bool) {
 	vs, ok := r.URL.Query()[name]
+	return vs, ok && len(vs) > 0
+}
+
+// Values returns every value of a parameter of a parsed query, and whether it was present.
+func Values(q url.Values, name string) ([]string, bool) {
+	vs, ok := q[name]
 	return vs, ok && len(vs) > 0
 }
 
@@ -97,6 +105,9 @@ func ParseMultipart(r *http.Request, maxMemory int64) error {
 	return fmt.Errorf("body: invalid multipart form: %w", err)
 }
 
+// Missing is the error of a required value that was not sent.
+func Missing(name string) error { return errors.New(name + ": required") }
+
 // Each parses every value with parse.
 func Each[T any](name string, values []string, parse func(name, s string) (T, error)) ([]T, error) {
 	out := make([]T, 0, len(values))
@@ -128,26 +139,77 @@ func Bool[T ~bool](name, s string) (T, error) {
 // Int parses a decimal integer that fits T.
 func Int[T ~int | ~int8 | ~int16 | ~int32 | ~int64](name, s string) (T, error) {
 	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || int64(T(n)) != n {
-		return 0, fmt.Errorf("%s: expected integer, got %q", name, s)
+	if err == nil && int64(T(n)) == n {
+		return T(n), nil
 	}
-	return T(n), nil
+	if decimal(s) && !strings.ContainsAny(s, ".eE") {
+		return 0, fmt.Errorf("%s: number %q out of range for int%d", name, s, bitSize[T]())
+	}
+	return 0, fmt.Errorf("%s: expected integer, got %q", name, s)
 }
 
 // Uint parses a non-negative decimal integer that fits T.
 func Uint[T ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64](name, s string) (T, error) {
 	n, err := strconv.ParseUint(s, 10, 64)
-	if err != nil || uint64(T(n)) != n {
-		return 0, fmt.Errorf("%s: expected unsigned integer, got %q", name, s)
+	if err == nil && uint64(T(n)) == n {
+		return T(n), nil
 	}
-	return T(n), nil
+	if decimal(s) && !strings.ContainsAny(s, ".eE") {
+		return 0, fmt.Errorf("%s: number %q out of range for uint%d", name, s, bitSize[T]())
+	}
+	return 0, fmt.Errorf("%s: expected unsigned integer, got %q", name, s)
 }
 
-// Float parses a finite number; NaN and infinities are refused.
+// Float parses a finite decimal number (no hex, no underscores, no NaN or infinities,
+// like the integers); one beyond T's range is refused as out of range.
 func Float[T ~float32 | ~float64](name, s string) (T, error) {
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || math.IsInf(float64(T(f)), 0) {
+	if !decimal(s) {
 		return 0, fmt.Errorf("%s: expected finite number, got %q", name, s)
 	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(float64(T(f)), 0) {
+		return 0, fmt.Errorf("%s: number %q out of range for float%d", name, s, bitSize[T]())
+	}
 	return T(f), nil
+}
+
+// decimal reports whether s is a decimal number: an optional sign, digits with an
+// optional fraction (or a fraction alone), an optional exponent.
+func decimal(s string) bool {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	digits := func() int {
+		n := 0
+		for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+			n++
+		}
+		s = s[n:]
+		return n
+	}
+	whole := digits()
+	frac := 0
+	if s != "" && s[0] == '.' {
+		s = s[1:]
+		frac = digits()
+	}
+	if whole+frac == 0 {
+		return false
+	}
+	if s != "" && (s[0] == 'e' || s[0] == 'E') {
+		s = s[1:]
+		if s != "" && (s[0] == '+' || s[0] == '-') {
+			s = s[1:]
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return s == ""
+}
+
+// bitSize is the size of a number type in bits.
+func bitSize[T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~float32 | ~float64]() int {
+	var zero T
+	return int(unsafe.Sizeof(zero)) * 8
 }

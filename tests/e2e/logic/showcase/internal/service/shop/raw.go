@@ -1,8 +1,10 @@
 package shop
 
 import (
+	"bytes"
 	"context"
 	"net/http"
+	"strconv"
 
 	shared "example.com/showcase/internal/types/shared"
 	types "example.com/showcase/internal/types/shop"
@@ -21,6 +23,10 @@ func (l *RawService) Raw(w http.ResponseWriter, r *http.Request) error {
 		return types.NewItemMissingErr()
 	}
 	w.Header().Set("Content-Type", "text/plain")
+	if mb, _ := strconv.Atoi(r.URL.Query().Get("mb")); mb > 0 { // a large answer, for the write timeout
+		_, err := w.Write(bytes.Repeat([]byte("x"), mb<<20))
+		return err
+	}
 	_, err := w.Write([]byte("raw ok"))
 	return err
 }

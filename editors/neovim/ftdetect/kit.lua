@@ -1,0 +1,2 @@
+-- `.kit` files are kit designs.
+vim.filetype.add({ extension = { kit = 'kit' } })

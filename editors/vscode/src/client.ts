@@ -1,0 +1,23 @@
+// The real language client: kit-lsp over stdio, for .kit files and kit.design.yaml, its
+// log and traces in the kit output channel.
+import * as vscode from "vscode";
+import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from "vscode-languageclient/node";
+import { ClientFactory } from "./kitExtension";
+
+export const languageClient: ClientFactory = (command, settings, output) => {
+  const serverOptions: ServerOptions = { command, args: ["-stdio"], transport: TransportKind.stdio };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: "file", language: "kit" },
+      { scheme: "file", pattern: "**/kit.design.yaml" },
+    ],
+    synchronize: {
+      configurationSection: "kit",
+      fileEvents: vscode.workspace.createFileSystemWatcher("**/{*.kit,*.proto,kit.design.yaml}"),
+    },
+    initializationOptions: { generateOnSave: settings.generateOnSave },
+    outputChannel: output,
+  };
+  // The id "kit" makes vscode-languageclient honour the `kit.trace.server` setting.
+  return new LanguageClient("kit", "kit language server", serverOptions, clientOptions);
+};

@@ -1,0 +1,21 @@
+"""Settings every test shares."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _kit_cache_in_temp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """kit's runtime copies (kit_core.runtime_dist) go to the run's temp folder, not the
+    user's cache; subprocesses (`kit gen`, editors) inherit it."""
+    before = os.environ.get("KIT_CACHE_DIR")
+    os.environ["KIT_CACHE_DIR"] = str(tmp_path_factory.getbasetemp() / "kit-cache")
+    yield
+    if before is None:
+        os.environ.pop("KIT_CACHE_DIR", None)
+    else:
+        os.environ["KIT_CACHE_DIR"] = before

@@ -1,0 +1,149 @@
+"""A newcomer's first hour, from the README itself (so it cannot drift from what is tested):
+in an empty home folder beside a copy of this checkout, `pip install ./kit` builds the
+wheel into a fresh virtualenv, `kit init` writes go.mod, `kit gen` + `go mod tidy` make a
+project outside this repository that builds against the runtime the wheel carries (kit's
+runtime module is never fetched: it is unpublished), the service answers the README's
+`curl` lines. Then, with that installed kit: a project pinned by an older kit moves to this
+one on `kit gen` and says so, and a project requiring a published runtime is left alone.
+
+The one thing the test changes on the way: the service's ports (free ones instead of
+:8080 and :9090), in config/config.yaml and the `curl` lines.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fresh_machine import REPO, clean_env, copy_checkout, free_port
+from readme_walk import Session, expectations, same_output, steps
+
+from kit_core.runtime_dist import RUNTIME_MODULE, go_version
+
+TOOLS = ("go", "git", "curl", "bash", "cc")
+pytestmark = pytest.mark.skipif(not all(shutil.which(t) for t in TOOLS), reason=f"{', '.join(TOOLS)} are needed")
+
+
+def go_env(name: str) -> str:
+    return subprocess.run(["go", "env", name], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def newcomer_env(home: Path) -> dict[str, str]:
+    env = clean_env(drop=("XDG_", "GO", "PIP_"))
+    env["HOME"] = str(home)
+    # The machine's Go module and build caches and pip's download cache: downloads are not
+    # what this test is about. kit's own cache is the newcomer's (under HOME).
+    for name in ("GOMODCACHE", "GOCACHE", "GOPATH", "GOTOOLCHAIN"):
+        env[name] = go_env(name)
+    env["PIP_CACHE_DIR"] = subprocess.run(
+        [sys.executable, "-m", "pip", "cache", "dir"], capture_output=True, text=True, check=False
+    ).stdout.strip() or str(home / ".cache" / "pip")
+    # kit's runtime module is unpublished: were the go command to look it up anywhere, it
+    # would go straight to its (nonexistent) repository and fail.
+    env["GOPRIVATE"] = "github.com/kitdev"
+    env["GOFLAGS"] = "-mod=mod"
+    return env
+
+
+def test_the_readme_first_hour_in_an_empty_folder(tmp_path: Path) -> None:
+    readme = (REPO / "README.md").read_text()
+    walk = steps(readme)
+    assert [s.kind for s in walk] == ["shell", "shell", "file", "shell", "go-func", "serve", "try"]
+    home = tmp_path / "home"
+    copy_checkout(home / "kit")
+    session = Session(home, newcomer_env(home))
+    port = free_port()
+    try:
+        for step in walk:
+            if step.kind == "shell":
+                session.shell(step.body)
+            elif step.kind == "file":
+                session.write(step.arg, step.body)
+            elif step.kind == "go-func":
+                session.replace_func(step.arg, step.body)
+            elif step.kind == "serve":
+                config = session.cwd / "config/config.yaml"
+                text = config.read_text()
+                assert 'addr: ":8080"' in text  # what the README says
+                config.write_text(text.replace('":8080"', f'"127.0.0.1:{port}"').replace('":9090"', '""'))
+                address = session.serve(step.body.strip(), tmp_path / "service.log")
+                assert address == f"http://127.0.0.1:{port}"
+            elif step.kind == "try":
+                for command, expected in expectations(step.body):
+                    got = session.shell(command.replace("localhost:8080", f"127.0.0.1:{port}")).stdout
+                    assert same_output(got, expected), f"README line {step.line}: {command}\n{got!r} != {expected!r}"
+    finally:
+        session.stop()
+    project = session.cwd
+    installed_from_the_wheel(session)
+    built_against_the_wheels_runtime(session, project, home)
+    upgrading_kit_moves_the_project(session, project, home)
+    a_transport_module_builds_from_the_wheel_too(session, project)
+    a_published_runtime_is_left_alone(session)
+
+
+def installed_from_the_wheel(session: Session) -> None:
+    where = session.shell('python -c "import kit_core; print(kit_core.__file__)"').stdout.strip()
+    package = Path(where).parent
+    assert "site-packages" in package.parts and str(REPO) not in where  # not the checkout, not editable
+    assert (package / "_runtime" / "go.mod").is_file()
+
+
+def built_against_the_wheels_runtime(session: Session, project: Path, home: Path) -> None:
+    mod = json.loads(session.shell("go mod edit -json").stdout)
+    assert {r["Path"]: r["Version"] for r in mod["Require"]}[RUNTIME_MODULE] == go_version()
+    (replace,) = [r for r in mod["Replace"] if r["Old"]["Path"] == RUNTIME_MODULE]
+    copy = Path(replace["New"]["Path"])
+    assert copy.parent == home / ".cache" / "kit" / "runtime"  # kit's cache, per version
+    source = json.loads((copy / ".kit-runtime.json").read_text())["source"]
+    assert "site-packages" in source  # copied from the installed wheel
+    dir_used = session.shell(f"go list -m -f '{{{{.Dir}}}}' {RUNTIME_MODULE}").stdout.strip()
+    assert dir_used == str(copy)
+    session.shell("go build -o bin/hello .")
+    assert (project / "bin/hello").is_file()
+
+
+def upgrading_kit_moves_the_project(session: Session, project: Path, home: Path) -> None:
+    """go.mod as an older kit left it: its version, its copy in kit's cache."""
+    old = home / ".cache/kit/runtime/v0.0.9-0123456789ab"
+    session.shell(f"go mod edit -require={RUNTIME_MODULE}@v0.0.9 -replace={RUNTIME_MODULE}={old}")
+    out = session.shell("kit gen design")
+    assert f"kit was upgraded: moved the kit runtime from v0.0.9 to {go_version()}" in out.stderr
+    assert str(old) not in (project / "go.mod").read_text()
+    session.shell("go build -o bin/hello .")
+
+
+NATS = f"{RUNTIME_MODULE}/events/nats"
+
+
+def a_transport_module_builds_from_the_wheel_too(session: Session, project: Path) -> None:
+    """The runtime's other modules (transports with their own go.mod) are replaced too: code
+    importing one tidies and builds; the next `kit gen` requires it at kit's version."""
+    probe = project / "internal/probe/probe.go"
+    probe.parent.mkdir(parents=True)
+    probe.write_text(
+        f'package probe\n\nimport "{NATS}"\n\n'
+        "// Connect opens a NATS transport.\nvar Connect = nats.Connect\n"
+    )
+    session.shell("go mod tidy && go build ./...")
+    assert json.loads(session.shell(f"go list -m -json {NATS}").stdout)["Replace"]["Dir"].endswith("/events/nats")
+    out = session.shell("kit gen design")
+    assert "go.mod" in out.stderr  # the transport's require moved to kit's version, and it says so
+    requires = {r["Path"]: r["Version"] for r in json.loads(session.shell("go mod edit -json").stdout)["Require"]}
+    assert requires[NATS] == requires[RUNTIME_MODULE] == go_version()
+    session.shell("go build ./...")
+
+
+def a_published_runtime_is_left_alone(session: Session) -> None:
+    session.shell(
+        "mkdir ../published && cp -r design ../published/ && cd ../published\n"
+        f"go mod init example.com/published && go mod edit -require={RUNTIME_MODULE}@v1.2.3"
+    )
+    before = (session.cwd / "go.mod").read_text()
+    out = session.shell("kit gen design")
+    assert "go.mod" not in out.stderr
+    assert (session.cwd / "go.mod").read_text() == before
