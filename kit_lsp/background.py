@@ -95,6 +95,7 @@ class DesignJob:
             diags = found.get(doc.path, [])
             self.latest[doc.path] = diags
             self._server.diagnostics.set(self.source, doc, [lsp_diagnostic(d, state.encoding) for d in diags])
+        self._server.refresh.soon()  # code lenses show the stubs' state
 
     async def idle(self) -> None:
         while self._timers or self._tasks:

@@ -16,6 +16,7 @@ from kit_lsp.features.lifecycle import terminate
 from kit_lsp.features.regenerate import Regenerator
 from kit_lsp.project import Snapshot
 from kit_lsp.protocol import KitProtocol
+from kit_lsp.refresh import Refresher
 from kit_lsp.state import State
 
 
@@ -33,6 +34,8 @@ class KitLanguageServer(LanguageServer):
         self.regenerate = Regenerator(self)
         self.stub_drift: DesignJob  # set by the features that own them
         self.breaking: DesignJob
+        self.refresh = Refresher(self)
+        self.analysis_listeners.append(self.refresh.soon)
 
     @property
     def shutdown_received(self) -> bool:

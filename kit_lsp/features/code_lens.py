@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
-from kit_core.editor.lenses import MethodFacts, http_facts, openapi_line, rpc_facts, stub_status
+from kit_core.editor.lenses import DRIFTED, MethodFacts, http_facts, openapi_line, rpc_facts, stub_status
 from kit_lsp.convert import lsp_range, uri_of
 
 if TYPE_CHECKING:
@@ -39,9 +39,11 @@ def _lens(at: lsp.Range, title: str, path: Path, line: int) -> lsp.CodeLens:
     return lsp.CodeLens(at, lsp.Command(title, OPEN, arguments=[uri_of(str(path)), line]))
 
 
-def lenses(facts: MethodFacts, project: Path, at: lsp.Range) -> list[lsp.CodeLens]:
+def lenses(facts: MethodFacts, project: Path, at: lsp.Range, drifted: bool = False) -> list[lsp.CodeLens]:
     stub = project / facts.stub
     status, line = stub_status(_read(stub), facts)
+    if drifted:
+        status = DRIFTED
     out = [_lens(at, f"stub: {status}", stub, line)]
     if (project / facts.handler).is_file():
         out.append(_lens(at, "open handler", project / facts.handler, 0))
@@ -67,9 +69,11 @@ def register(server: KitLanguageServer) -> None:
         snap = state.snapshot_for(doc)
         if snap.root is None:
             return None
+        drifted = {d.span.start_byte for d in ls.stub_drift.latest.get(doc.path, []) if d.code == "stub/drift"}
         out = []
         for f in facts_of(snap, doc.path, doc.kind):
-            out += lenses(f, snap.root.parent, lsp_range(f.span, state.encoding, state.text_of))
+            at = lsp_range(f.span, state.encoding, state.text_of)
+            out += lenses(f, snap.root.parent, at, f.span.start_byte in drifted)
         return out
 
     @server.command(OPEN)

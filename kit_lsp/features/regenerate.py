@@ -93,6 +93,7 @@ class Regenerator:
             self._log(lsp.MessageType.Info, f"kit: notice: {notice}")
         self._tell(outcome)
         self._server.stub_drift.refresh_all()  # stubs were written: their state changed
+        self._server.refresh.soon()
 
     def _tell(self, outcome: Outcome) -> None:
         """Where users look: a failed generation always, a one-line summary when asked."""

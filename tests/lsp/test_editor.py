@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsp_helpers import codes, make_client, open_doc, replace_all, wait_for_diagnostics, write_design
+from lsp_helpers import codes, make_client, open_doc, refreshes, replace_all, wait_for_diagnostics, write_design
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
@@ -293,6 +293,10 @@ async def test_stub_drift_on_the_method_and_its_quick_fix(client: LanguageClient
     (diag,) = await _diags(client, uri, "stub/drift")
     assert diag.range.start == _pos(KIT, "GetItem")
     assert "response type changed from `*types.Item` to `*types.Level`" in diag.message
+    assert refreshes(client).get(lsp.WORKSPACE_CODE_LENS_REFRESH, 0) > 0  # lenses show the drift too
+    lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(lsp.TextDocumentIdentifier(uri)))
+    assert lenses is not None and lenses[0].command is not None
+    assert (lenses[0].range.start.line, lenses[0].command.title) == (22, "stub: signature drifted")
     actions = await client.text_document_code_action_async(
         lsp.CodeActionParams(lsp.TextDocumentIdentifier(uri), diag.range, lsp.CodeActionContext([diag]))
     )
