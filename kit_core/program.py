@@ -3,10 +3,13 @@
     find_design_root -> load_design (manifest + parse every .kit)
       -> compile_protos (kit_core.proto: in-process protoc, proto rules)
       -> check (analyzer + the protos' diagnostics)
-      -> generate (generators in memory; the protobuf plugins for pb code)
+      -> units / generate (generators in memory; the protobuf plugins for pb code)
       -> write (writer; all or nothing)
 
-A stage that finds an error stops the run before anything is written.
+A stage that finds an error stops the run before anything is written. `kit_core.regenerate`
+runs these stages for `kit gen` and kit-lsp, incrementally and under the project lock.
+Importing this module is cheap (the parser, analyzer and generators load when a stage
+runs): a run that finds nothing changed uses only `find_design_root`.
 """
 
 from __future__ import annotations
@@ -17,13 +20,22 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kit_core.diagnostics import Diagnostic, make, merge
 from kit_core.generators.base import GenContext, Notice, OutputFile
 from kit_core.manifest import MANIFEST_NAME, Manifest, default_manifest, parse_manifest
-from kit_core.model import SourceFile
 from kit_core.source import file_span
+
+if TYPE_CHECKING:
+    from kit_core.diagnostics import Diagnostic
+    from kit_core.generators.units import RenderUnit
+    from kit_core.model import SourceFile
+
+
+def make(code: str, span: Any, **fields: Any) -> Diagnostic:
+    from kit_core.diagnostics import make as make_diagnostic
+
+    return make_diagnostic(code, span, **fields)
 
 _SKIP_DIRS = frozenset({"vendor", "node_modules"})
 
@@ -180,9 +192,11 @@ def _under(path: str, root: Path) -> bool:
 
 
 def _read(path: str, overrides: Mapping[str, str]) -> str:
+    from kit_core.design_text import normalize_design, read_design
+
     if path in overrides:
-        return overrides[path]
-    return Path(path).read_text(encoding="utf-8", errors="replace")
+        return normalize_design(overrides[path])
+    return read_design(path)
 
 
 # --------------------------------------------------------------------------- protos
@@ -226,6 +240,7 @@ class CheckResult:
 def check(design: Design) -> CheckResult:
     """Parse errors, manifest problems and every analyzer rule, sorted by place."""
     from kit_core.analyzer import analyze
+    from kit_core.diagnostics import Diagnostic, merge
 
     analysis = analyze(design.files, design.manifest)
     parse_diags = [d for f in design.files for d in f.parse_diagnostics if isinstance(d, Diagnostic)]
@@ -251,7 +266,7 @@ class GenResult:
     notices: list[Notice]
 
 
-def gen_context(design: Design, analysis: Any) -> GenContext:
+def gen_context(design: Design, analysis: Any, keys: Any = None) -> GenContext:
     if design.module is None:
         _, design.module = find_go_module(design.project_root)
     return GenContext(
@@ -261,32 +276,48 @@ def gen_context(design: Design, analysis: Any) -> GenContext:
         project_root=str(design.project_root),
         design_dir=design.design_dir,
         protos=proto_set(design) if design.protos or design.overrides else None,
+        keys=keys,
     )
+
+
+def units(design: Design, analysis: Any, targets: Iterable[str] = TARGETS, keys: Any = None) -> list[RenderUnit]:
+    """The render units of the selected generators (`kit_core.generators.units`); ``keys``: see
+    `GenContext.keys`."""
+    from functools import partial
+
+    from kit_core.generators.units import RenderUnit
+
+    ctx = gen_context(design, analysis, keys)
+    chosen = set(targets)
+    out: list[RenderUnit] = []
+    contracts = design.manifest.output.kind == "contracts"
+    if "docs" in chosen and not contracts and design.files:  # contracts, proto-only: no document
+        from kit_core.generators import openapi
+
+        out.extend(openapi.units(ctx))
+    if "go" in chosen and (design.files or (ctx.protos is not None and ctx.protos.services and not contracts)):
+        from kit_core.generators import go
+
+        out.extend(go.units(ctx))
+    if "go" in chosen and ctx.protos is not None:
+        from kit_core.generators.go import protos_key
+
+        extra = (protos_key(ctx.protos), *pb_inputs(design))
+        out.append(RenderUnit("pb", partial(pb_code, design, ctx.protos), extra=extra))
+    return out
 
 
 def generate(design: Design, analysis: Any, targets: Iterable[str] = TARGETS) -> GenResult:
     """Run the selected generators in memory; nothing touches the disk here (the protobuf
     plugins read the compiled protos from their stdin). Raises DesignError when the plugins
     cannot run or fail."""
-    ctx = gen_context(design, analysis)
-    chosen = set(targets)
-    files: list[OutputFile] = []
-    notices: list[Notice] = []
-    contracts = design.manifest.output.kind == "contracts"
-    if "docs" in chosen and not contracts and design.files:  # contracts, proto-only: no document
-        from kit_core.generators import openapi
+    from kit_core.generators.go import paused_gc
+    from kit_core.generators.go.gofmt import gofmt_all
 
-        files.extend(openapi.generate(ctx))
-    if "go" in chosen and (design.files or (ctx.protos is not None and ctx.protos.services and not contracts)):
-        from kit_core.generators import go
-
-        go_files, go_notices = go.generate(ctx)
-        files.extend(go_files)
-        notices.extend(go_notices)
-    if "go" in chosen and ctx.protos is not None:
-        files.extend(pb_code(design, ctx.protos))
-    files.sort(key=lambda f: f.path)
-    return GenResult(files, notices)
+    with paused_gc():
+        files = [f for u in units(design, analysis, targets) for f in u.render()]
+        files = gofmt_all(sorted(files, key=lambda f: f.path))
+    return GenResult(files, [])
 
 
 def pb_code(design: Design, protos: Any) -> list[OutputFile]:
@@ -303,3 +334,41 @@ def pb_code(design: Design, protos: Any) -> list[OutputFile]:
     if diags:
         raise DesignError(*diags)
     return files
+
+
+def pb_inputs(design: Design) -> tuple[str, ...]:
+    """Which plugins the pb code comes from (part of its render unit's key, beside the compiled
+    protos): the files of `watched_inputs`, by size and time."""
+    return tuple(f"{p}={file_identity(p)}" for p in watched_inputs(design))
+
+
+def watched_inputs(design: Design) -> list[str]:
+    """Files outside the design that decide generated output: go.mod and go.sum (they pin the
+    plugins run through `go tool`), the plugins the manifest names, as the plugins stage finds
+    them (a bare name on PATH, a path from the project root), and the protos of
+    `proto.includes`. A run that finds nothing changed checks these too."""
+    import shutil
+
+    out: list[str] = []
+    mod_dir, _ = find_go_module(design.project_root)
+    out += [str(mod_dir / "go.mod"), str(mod_dir / "go.sum")]
+    if not design.protos:
+        return out
+    for name in (design.manifest.proto.plugin_go, design.manifest.proto.plugin_go_grpc):
+        plugin = (shutil.which(name) if "/" not in name else str(design.project_root / name)) if name else None
+        if plugin:
+            out.append(plugin)
+    for inc in design.manifest.proto.includes:
+        base = (design.project_root / inc).resolve()
+        protos = design_files(base, ".proto") if base.is_dir() else []
+        out += sorted({str(base), *(str(p.parent) for p in protos)})  # a proto added shows on its folder
+        out += [str(p) for p in protos]
+    return out
+
+
+def file_identity(path: str) -> str:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return "-"
+    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"

@@ -13,6 +13,7 @@ from pathlib import Path
 from lsprotocol import types as lsp
 
 from kit_core.diagnostics import Diagnostic, Severity
+from kit_core.printable import printable
 from kit_core.source import Span
 
 TextOf = Callable[[str], "str | None"]
@@ -62,13 +63,13 @@ def lsp_location(span: Span, encoding: str = UTF16, text_of: TextOf | None = Non
 
 def lsp_diagnostic(d: Diagnostic, encoding: str = UTF16, text_of: TextOf | None = None) -> lsp.Diagnostic:
     related = [
-        lsp.DiagnosticRelatedInformation(lsp_location(r.span, encoding, text_of), r.message)
+        lsp.DiagnosticRelatedInformation(lsp_location(r.span, encoding, text_of), printable(r.message))
         for r in d.related
         if r.span.path
     ]
     return lsp.Diagnostic(
         range=lsp_range(d.span, encoding, text_of),
-        message=d.message,
+        message=printable(d.message),
         severity=_SEVERITY[d.severity],
         code=d.code,
         source="kit",

@@ -1,7 +1,11 @@
-"""Full generation of a design, as `kit gen` does it, for generate-on-save.
+"""Generation of a design on save, as `kit gen` does it (`kit_core.regenerate`).
 
-It reads the design from disk (what was saved is what is generated), checks it, and
-writes nothing when it has errors. ``progress`` receives a short message per stage.
+What was saved is what is generated: the server's latest analysis of the design is used
+when every file it analysed has, on disk, the text it analysed (and no design file was
+added or removed); otherwise the design is read from disk. Either way the run is
+incremental (only what the edit can change is rendered) and takes the project lock, so a
+`kit gen` in a terminal and a save never write at once. ``progress`` receives a short
+message per stage (and the lock's waiting message).
 """
 
 from __future__ import annotations
@@ -9,9 +13,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kit_core import program
-from kit_core.writer import write_outputs
+from kit_core.design_text import normalize_design, read_design
+from kit_core.manifest import MANIFEST_NAME
+from kit_core.printable import printable
+from kit_core.regenerate import Loaded, regenerate
+from kit_core.writer.statedir import StateDirError
+
+if TYPE_CHECKING:
+    from kit_lsp.project import Snapshot
 
 
 @dataclass
@@ -23,6 +35,8 @@ class Outcome:
     design_errors: int = 0  # the design has errors: nothing was written
     failure: str | None = None  # the run could not complete (go.mod missing, writer problems)
     notices: list[str] = field(default_factory=list)
+    rendered: int = 0  # render units rendered (the others were unchanged)
+    units: int = 0  # render units of the run
 
     @property
     def ok(self) -> bool:
@@ -32,47 +46,90 @@ class Outcome:
         if self.design_errors:
             return f"kit: {self.root}: the design has {self.design_errors} error(s); nothing was written"
         if self.failure:
-            return f"kit: {self.root}: generation failed: {self.failure}"
+            return printable(f"kit: {self.root}: generation failed: {self.failure}")
         written = ", ".join(self.written) or "nothing"
         swept = ", ".join(self.swept) or "nothing"
-        return f"kit: generated {self.root}: wrote {written}; swept {swept}; {self.unchanged} unchanged"
+        parts = f"{self.rendered} of {self.units} parts rendered"
+        return printable(
+            f"kit: generated {self.root}: wrote {written}; swept {swept}; {self.unchanged} unchanged; {parts}"
+        )
 
     def one_line(self) -> str:
         """`kit: design: 3 written (a.go, b.go, +1), 1 swept, 40 unchanged, 2 notices`."""
-        shown = ", ".join(Path(p).name for p in self.written[:2]) + (f", +{len(self.written) - 2}"
-                                                                     if len(self.written) > 2 else "")
+        names = [Path(p).name for p in self.written]
+        shown = ", ".join(names[:2]) + (f", +{len(names) - 2}" if len(names) > 2 else "")
         parts = [f"{len(self.written)} written" + (f" ({shown})" if self.written else "")]
         parts += [f"{len(self.swept)} swept", f"{self.unchanged} unchanged"]
         if self.notices:
             parts.append(f"{len(self.notices)} notice{'s' if len(self.notices) != 1 else ''} (see the output)")
-        return f"kit: {self.root.name}: " + ", ".join(parts)
+        return printable(f"kit: {self.root.name}: " + ", ".join(parts))
 
 
 def generate_design(
-    root: Path, progress: Callable[[str], None] = lambda _: None, renames: Mapping[str, str] | None = None
+    root: Path,
+    progress: Callable[[str], None] = lambda _: None,
+    snapshot: Callable[[], Snapshot | None] | None = None,
+    renames: Mapping[str, str] | None = None,
 ) -> Outcome:
-    """``renames`` pairs old and new stubs of methods renamed in the editor (their code moves)."""
+    """``snapshot`` returns the server's current analysis of the design (None: read the disk);
+    ``renames`` pairs the old and new stubs of methods renamed in the editor (their code moves)."""
     outcome = Outcome(root)
     try:
-        progress("loading the design")
-        design = program.load_design(root)
-        progress("checking")
-        checked = program.check(design)
-        outcome.design_errors = sum(1 for d in checked.diagnostics if d.is_error)
-        if outcome.design_errors:
-            return outcome
-        progress("generating")
-        gen = program.generate(design, checked.analysis)
-        progress("writing")
-        report = write_outputs(
-            design.project_root, gen.files, design.manifest, targets=program.TARGETS, renames=renames
+        snap = snapshot() if snapshot is not None else None
+        loaded = as_loaded(root, snap) if snap is not None else None
+        result = regenerate(
+            root, loaded=loaded, progress=progress, on_wait=progress, resident=True, renames=renames
         )
     except program.DesignError as exc:
         outcome.failure = exc.diagnostic.message
         return outcome
-    if report.errors:
-        outcome.failure = "; ".join(report.errors)
+    except StateDirError as exc:
+        outcome.failure = str(exc)
+        return outcome
+    outcome.design_errors = sum(1 for d in result.diagnostics if d.is_error)
+    report = result.report
+    if outcome.design_errors or report is None:
+        return outcome
+    if report.problems:
+        outcome.failure = "; ".join(d.render() for d in report.problems)
         return outcome
     outcome.written, outcome.swept, outcome.unchanged = report.written, report.swept, len(report.unchanged)
-    outcome.notices = [f"{getattr(n, 'path', '')}: {getattr(n, 'message', n)}" for n in [*gen.notices, *report.notices]]
+    outcome.notices = [printable(f"{n.path}: {n.message}") for n in report.notices]
+    outcome.rendered, outcome.units = len(result.rendered), len(result.rendered) + result.reused
     return outcome
+
+
+def as_loaded(root: Path, snap: Snapshot) -> Loaded | None:
+    """The snapshot as a loaded design, when it is exactly what is on disk."""
+    if snap.root is None or Path(snap.root).resolve() != root.resolve() or snap.analysis is None:
+        return None
+    if program.design_files(root, ".proto"):
+        return None  # protos are compiled (and checked) by the run itself
+    on_disk = {str(p) for p in program.design_files(root)}
+    if on_disk != set(snap.files):
+        return None
+    for path, f in snap.files.items():
+        try:
+            if normalize_design(f.source) != read_design(path):
+                return None
+        except OSError:
+            return None
+    if not _manifest_on_disk(root, snap):
+        return None
+    manifest_diags = [d for d in snap.diagnostics if d.span.path == snap.manifest.path]
+    design = program.Design(root, root.parent.resolve(), snap.manifest, list(snap.files.values()), manifest_diags)
+    design.protos = program.design_files(root, ".proto")
+    return Loaded(design, program.CheckResult(list(snap.diagnostics), snap.analysis))
+
+
+def _manifest_on_disk(root: Path, snap: Snapshot) -> bool:
+    from kit_core.manifest import parse_manifest
+
+    path = root / MANIFEST_NAME
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return not path.exists() and snap.manifest.path == str(path)
+    if not text.strip():
+        return True
+    return parse_manifest(str(path), text)[0] == snap.manifest

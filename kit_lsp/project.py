@@ -19,6 +19,7 @@ from typing import Any
 
 from kit_core import program
 from kit_core.analyzer import Analysis, Analyzer, analyze
+from kit_core.design_text import read_design
 from kit_core.diagnostics import Diagnostic, merge
 from kit_core.lower import parse_file
 from kit_core.manifest import MANIFEST_NAME, Manifest, default_manifest, parse_manifest
@@ -96,8 +97,7 @@ class DiskFiles:
         hit = self._cache.get(path)
         if hit is not None and hit[0] == stamp:
             return hit[1]
-        with open(path, "rb") as fh:
-            parsed = parse_file(path, fh.read())
+        parsed = parse_file(path, read_design(path))
         self._cache[path] = (stamp, parsed)
         return parsed
 

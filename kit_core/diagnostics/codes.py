@@ -11,6 +11,7 @@ import string
 from dataclasses import dataclass
 
 from kit_core.diagnostics.diagnostic import Diagnostic, Fix, Related, Severity
+from kit_core.printable import printable
 from kit_core.source import Span
 
 
@@ -53,7 +54,7 @@ def make(
     missing = entry.fields - fields.keys()
     if missing:
         raise KeyError(f"diagnostic {code!r} needs fields {sorted(missing)}")
-    message = entry.template.format(**fields)
+    message = printable(entry.template.format(**fields), one_line=True)
     return Diagnostic(code, severity or entry.severity, message, span, related, fixes)
 
 
@@ -82,8 +83,38 @@ register("manifest/removed-key", E, "{key} is no longer a manifest key - {note};
          "a manifest key removed in an earlier release")
 register("manifest/value", E, "{message}", "a manifest value of the wrong type or outside its allowed set")
 register("manifest/syntax", E, "kit.design.yaml is not valid YAML: {message}", "a manifest that does not parse")
-register("manifest/output-collision", E, "output.{first} and output.{second} name one directory {path}",
+register("manifest/output-collision", E, "{first} and {second} name one directory {path}",
          "two output keys resolving to one directory")
+register("manifest/output-nested", E,
+         "{inner} {inner_path} lies inside {outer} {outer_path} - give each output its own "
+         "directory beside the others (package and service names under one would collide with the other)",
+         "an output directory inside another output directory")
+register("manifest/output-root", E,
+         "{key} names the project root - give it a directory of its own (a generated directory at "
+         "the root would be swept across the whole project)",
+         "an output directory that is the project root")
+
+# ---- writing outputs ------------------------------------------------------------------------
+register("output/user-file", E,
+         "{path} has no generated header, so it is treated as your file and kit will not overwrite it; "
+         "move it away (or restore the first line `{header}`) and run again",
+         "a file without the generated header at a path kit regenerates")
+register("output/blocked", E, "cannot write {path}: {reason}", "something on disk (or a duplicate output) in the "
+         "way of an output")
+register("output/outside-project", E,
+         "{path} leads outside the project through the symlink {link} -> {target}; kit writes and deletes "
+         "only inside {root}", "an output or a swept directory reached through a symlink to outside the project")
+register("output/dangling-symlink", E,
+         "{link} is a symlink to {target}, which does not exist - remove the link or create its target",
+         "a symlink with no target where kit writes")
+register("output/symlink-file", E,
+         "{path} is a symbolic link; kit writes only regular files - remove the link and run again",
+         "a symbolic link at the path of an output file")
+register("output/symlink-alias", E,
+         "output.{first} and output.{second} are one directory through a symlink ({path}) - give each its own "
+         "directory", "two output keys made one directory by a symlink")
+register("output/write-failed", E, "writing failed, the run was rolled back and nothing changed: {reason}",
+         "the disk refused a write; everything the run had changed was put back")
 register("design/no-manifest", E, "no kit.design.yaml found at {path} or any parent directory",
          "`kit gen` run outside a design folder")
 register("design/no-go-mod", E,

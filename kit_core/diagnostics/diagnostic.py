@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
+from kit_core.printable import printable
 from kit_core.source import Span
 
 
@@ -46,7 +47,8 @@ class Diagnostic:
 
     def render(self) -> str:
         """`path:line:col: error code: message`, the CLI form."""
-        return f"{self.span.display()}: {self.severity.value} {self.code}: {self.message}"
+        text = f"{self.span.display()}: {self.severity.value} {self.code}: {self.message}"
+        return printable(text, one_line=True)
 
 
 def identity(d: Diagnostic) -> tuple[object, ...]:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from kit_core.printable import printable
 from kit_core.program import design_files
 
 
@@ -36,11 +37,11 @@ def run(
         return _run_stdin(stdin or sys.stdin, out, err, list_only)
     files, missing = collect(paths)
     for p in missing:
-        print(f"kit: fmt: {p}: no such file or directory", file=err)
+        print(printable(f"kit: fmt: {p}: no such file or directory"), file=err)
     if missing:
         return 1
     if not files:
-        print(f"kit: fmt: no design files found in {', '.join(paths)}", file=err)
+        print(printable(f"kit: fmt: no design files found in {', '.join(paths)}"), file=err)
         return 1
     status = 0
     for path in files:
@@ -64,17 +65,18 @@ def collect(paths: Sequence[str]) -> tuple[list[str], list[str]]:
 
 
 def _format_one(path: str, list_only: bool, write: bool, out: TextIO, err: TextIO) -> int:
+    from kit_core.design_text import decode_design
     from kit_core.format import format_source
 
-    original = Path(path).read_bytes().decode("utf-8", errors="replace")
-    result = format_source(path, original)
+    raw = Path(path).read_bytes()
+    result = format_source(path, decode_design(raw))
     if not result.ok:
         _report(result.diagnostics, err)
         return 1
-    if not result.changed:
+    if result.text.encode("utf-8") == raw:  # a byte-order mark or CR line ends are changes too
         return 0
     if list_only:
-        print(path, file=out)
+        print(printable(path, one_line=True), file=out)
     if write:
         with open(path, "w", encoding="utf-8", newline="") as fh:
             fh.write(result.text)
@@ -82,9 +84,10 @@ def _format_one(path: str, list_only: bool, write: bool, out: TextIO, err: TextI
 
 
 def _run_stdin(stdin: TextIO, out: TextIO, err: TextIO, list_only: bool) -> int:
+    from kit_core.design_text import normalize_design
     from kit_core.format import format_source
 
-    result = format_source("<stdin>", stdin.read())
+    result = format_source("<stdin>", normalize_design(stdin.read()))
     if not result.ok:
         _report(result.diagnostics, err)
         return 1

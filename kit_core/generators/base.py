@@ -29,8 +29,9 @@ class GenContext:
     ``analysis`` is the analyzer's result (symbols + semantics); ``module`` is the Go
     module path from go.mod; ``runtime_module`` is the Go module of kit's runtime.
     ``protos`` describes the compiled protos (services, Go packages) for the gRPC layer.
-    ``existing`` maps project-relative paths of files already on disk (the ones a
-    generator must inspect, e.g. a user's main.go for notices) to their text.
+    ``keys`` (`kit_core.incremental.keys.DesignKeys`), given in a long-lived process
+    (kit-lsp), lets a generator keep the pieces of a design-wide output between runs, keyed
+    by the digests of what each piece reads (the OpenAPI document does); None otherwise.
     """
 
     manifest: Manifest
@@ -40,6 +41,7 @@ class GenContext:
     design_dir: str  # design folder relative to the project root, e.g. "design"
     runtime_module: str = "github.com/kitdev/kit/runtime"
     protos: Any = None  # kit_core.proto.ProtoSet of the design's protos, None without protos
+    keys: Any = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,15 +15,22 @@ from kit_core.stubs.expected import HTTP, Expected
 
 
 def stubs_step(
-    host: Any, files: Sequence[OutputFile], manifest: Any, renames: Mapping[str, str] | None = None
+    host: Any,
+    files: Sequence[OutputFile],
+    manifest: Any,
+    renames: Mapping[str, str] | None = None,
+    known: Sequence[str] = (),
 ) -> tuple[list[OutputFile], list[Notice]]:
-    """(files, notices): ``host`` reads the project (`kit_core.writer.Host`)."""
+    """(files, notices): ``host`` reads the project (`kit_core.writer.Host`); ``known`` are
+    outputs not rendered again this run (incremental generation: they still count as
+    produced). Drift is reported for the stubs this run renders (those of the service
+    directories whose design changed)."""
     from kit_core.writer.roots import output_path
 
     root = output_path(manifest, "service")
     if root is None:
         return list(files), []
-    produced = {f.path for f in files}
+    produced = {f.path for f in files} | set(known)
     stale = [p for p in host.files_under(root) if p.endswith(".go") and p not in produced]
     out, notices = carry_renamed(files, stale, host.read, renames)
     stubs = [f for f in out if f.owner is Owner.GEN_ONCE and _under(f.path, root) and f.path.endswith(".go")]

@@ -1,17 +1,24 @@
 """Carry out a plan all or nothing.
 
-1. create missing directories; 2. stage every new content in a temporary file beside its
-target; 3. move each staged file over its target (one rename each); 4. delete the swept
-files; 5. delete the directories that step 4 emptied. If step 1-4 fails, everything this
-run created, replaced or deleted is put back (from the bytes read while planning) and the
-error is raised as :class:`WriteFailed`.
+0. delete the staging files a dead run left in the output directories;
+1. (journal: record what will be staged) create missing directories; 2. stage every new
+content in `.<name>.kit-tmp` beside its target; 3. (journal: the commit point) move each
+staged file over its target (one rename each); 4. delete the swept files; 5. delete the
+directories that step 4 emptied (and forget the journal).
+
+If a step 1-4 fails in this process, everything the run created, replaced or deleted is
+put back (from the bytes read while planning) and the error is raised as
+:class:`WriteFailed`. If the process dies instead, the journal (`journal.py`) lets the
+next run finish or undo it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kit_core.writer.faults import checkpoint
 from kit_core.writer.host import Host, parents
+from kit_core.writer.journal import Journal
 from kit_core.writer.plan import Plan, Write
 
 
@@ -24,7 +31,9 @@ class WriteFailed(Exception):
 
 
 @dataclass(slots=True)
-class _Journal:
+class _Undo:
+    """What this run changed so far, to put back if a later step fails."""
+
     host: Host
     created_dirs: list[str] = field(default_factory=list)
     staged: list[tuple[str, Write]] = field(default_factory=list)
@@ -58,32 +67,56 @@ def _restore(host: Host, w: Write) -> None:
     host.commit(token, w.path)
 
 
-def apply_plan(host: Host, plan: Plan) -> list[str]:
+def apply_plan(host: Host, plan: Plan, journal: Journal | None = None) -> list[str]:
     """Write, replace and sweep per ``plan``; returns the directories removed as emptied."""
-    journal = _Journal(host)
+    for path in plan.leftovers:
+        _try([], "", lambda p=path: host.remove(p))  # best effort: a leftover costs nothing but space
+    undo = _Undo(host)
+    new_dirs = _missing_dirs(host, plan.writes)
     try:
-        _make_dirs(journal, plan.writes)
+        if journal is not None and plan.writes:
+            journal.prepare([w.path for w in plan.writes], new_dirs)
+        for d in new_dirs:
+            host.mkdir(d)
+            undo.created_dirs.append(d)
         for w in plan.writes:
-            journal.staged.append((host.stage(w.path, w.data), w))
-        while journal.staged:
-            token, w = journal.staged[0]
+            undo.staged.append((host.stage(w.path, w.data), w))
+            checkpoint("stage")
+        if journal is not None and (plan.writes or plan.sweep):
+            writes = [(w.path, w.old is None) for w in plan.writes]
+            journal.commit(writes, [w.path for w in plan.sweep], new_dirs)
+        while undo.staged:
+            token, w = undo.staged[0]
             host.commit(token, w.path)
-            journal.staged.pop(0)
-            journal.committed.append(w)
+            undo.staged.pop(0)
+            undo.committed.append(w)
+            checkpoint("rename")
         for w in plan.sweep:
             host.remove(w.path)
-            journal.removed.append(w)
+            undo.removed.append(w)
+            checkpoint("remove")
     except OSError as exc:
-        raise WriteFailed(str(exc), journal.rollback()) from exc
-    return remove_emptied_dirs(host, [w.path for w in plan.sweep])
+        problems = undo.rollback()
+        if journal is not None:
+            journal.done()  # this process put back what it could; a recovery would redo the run
+        raise WriteFailed(str(exc), problems) from exc
+    removed = remove_emptied_dirs(host, [w.path for w in plan.sweep])
+    if journal is not None:
+        journal.done()
+    return removed
 
 
-def _make_dirs(journal: _Journal, writes: list[Write]) -> None:
+def _missing_dirs(host: Host, writes: list[Write]) -> list[str]:
+    """Directories to create, parents first."""
+    out: list[str] = []
+    seen: set[str] = set()
     for w in writes:
         for d in reversed(parents(w.path)):
-            if not journal.host.is_dir(d):
-                journal.host.mkdir(d)
-                journal.created_dirs.append(d)
+            if d not in seen:
+                seen.add(d)
+                if not host.is_dir(d):
+                    out.append(d)
+    return out
 
 
 def remove_emptied_dirs(host: Host, removed_files: list[str]) -> list[str]:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 import posixpath
-import tempfile
+import stat
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
@@ -19,6 +20,24 @@ class Host(Protocol):
         """The file's bytes, None when there is no file (a directory there also raises)."""
 
     def is_dir(self, path: str) -> bool: ...
+
+    def is_link(self, path: str) -> bool:
+        """Whether the path itself is a symbolic link (dangling or not)."""
+
+    def dir_problem(self, directory: str) -> PathProblem | None:
+        """Why a directory (and so everything below it) cannot be used: a symlink on the way
+        that leads outside the project or nowhere, or a file where a directory must be.
+        None when it is usable (it may not exist yet)."""
+
+    def real(self, path: str) -> str:
+        """The path with every symlink on the way to it resolved, relative to the project's
+        real root (the path as given when nothing on the way is a link)."""
+
+    def real_dir(self, path: str) -> str:
+        """Like `real`, the directory itself resolved too when it is a link."""
+
+    def display(self, path: str) -> str:
+        """The path as shown to the user (absolute on disk)."""
 
     def files_under(self, path: str) -> list[str]:
         """Every file below a directory, recursively, sorted; [] when it is not a directory."""
@@ -44,6 +63,28 @@ class Host(Protocol):
     def remove(self, path: str) -> None: ...
 
 
+@dataclass(frozen=True, slots=True)
+class PathProblem:
+    code: str  # output/outside-project | output/dangling-symlink | output/blocked
+    at: str  # the symlink, or the file in the way (project-relative)
+    target: str  # where the link points (absolute), or why it is in the way
+
+
+STAGING_SUFFIX = ".kit-tmp"
+
+
+def staging_name(path: str) -> str:
+    """The one temporary name of an output while it is staged: `.<name>.kit-tmp` beside it
+    (one name per output, so a run that died leaves nothing a later run cannot find)."""
+    head, name = posixpath.split(path)
+    return posixpath.join(head, f".{name}{STAGING_SUFFIX}")
+
+
+def is_staging_name(name: str) -> bool:
+    """Also matches the `.<name>.<random>.kit-tmp` names of earlier releases."""
+    return name.startswith(".") and name.endswith(STAGING_SUFFIX) and len(name) > len(STAGING_SUFFIX) + 1
+
+
 def parents(path: str) -> list[str]:
     """Ancestor directories of a relative path, nearest first, excluding the root."""
     out: list[str] = []
@@ -54,34 +95,120 @@ def parents(path: str) -> list[str]:
     return out
 
 
+def inside(path: str, root: str) -> bool:
+    """Whether an absolute real path is the root or below it."""
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+class OutsideProject(OSError):
+    """A write or deletion that would land outside the project (refused, never done)."""
+
+
 class DiskHost:
-    """The project on disk."""
+    """The project on disk. Every path is checked on the way: a write or deletion whose real
+    place is outside the project raises :class:`OutsideProject` (the plan refuses such paths
+    first; this is the last guard). What is learnt about directories is kept for the life of
+    the host (one run)."""
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
+        self._root = str(self.root)
+        self.real_root = os.path.realpath(self.root)
+        self._dirs: dict[str, tuple[str, PathProblem | None]] = {"": (self.real_root, None)}
+        self._inside: set[str] = set()  # directories _guard found inside the project
 
-    def _abs(self, path: str) -> Path:
-        return self.root / path
+    def _abs(self, path: str) -> str:
+        return os.path.join(self._root, path) if path else self._root
+
+    def _guard(self, path: str) -> str:
+        """The absolute path of something kit changes, once its real directory is known to be
+        inside the project (looked up once per directory and run)."""
+        target = self._abs(path)
+        head = os.path.dirname(target)
+        if head not in self._inside:
+            parent = os.path.realpath(head)
+            if not inside(parent, self.real_root):
+                raise OutsideProject(f"{path}: {parent} is outside the project {self.real_root}")
+            self._inside.add(head)
+        return target
+
+    def display(self, path: str) -> str:
+        return self._abs(path)
 
     def read(self, path: str) -> bytes | None:
-        p = self._abs(path)
-        if not p.exists() and not p.is_symlink():
-            return None
-        if p.is_dir():
-            raise IsADirectoryError(f"{path} is a directory")
-        return p.read_bytes()
+        try:
+            with open(self._abs(path), "rb") as fh:
+                return fh.read()
+        except FileNotFoundError:
+            return None  # absent, or a dangling link (the plan reports links)
+        except IsADirectoryError:
+            raise IsADirectoryError(f"{path} is a directory") from None
+        except NotADirectoryError:
+            return None  # a file where a parent directory should be (the plan reports it)
 
     def is_dir(self, path: str) -> bool:
-        return self._abs(path).is_dir()
+        return os.path.isdir(self._abs(path))
+
+    def is_link(self, path: str) -> bool:
+        return os.path.islink(self._abs(path))
+
+    def dir_problem(self, directory: str) -> PathProblem | None:
+        return self._dir(directory)[1]
+
+    def _dir(self, d: str) -> tuple[str, PathProblem | None]:
+        known = self._dirs.get(d)
+        if known is not None:
+            return known
+        head, name = posixpath.split(d)
+        real_head, problem = self._dir(head)
+        info = (posixpath.join(real_head, name), problem)
+        if problem is None:
+            info = self._look(d, real_head, name)
+        self._dirs[d] = info
+        return info
+
+    def _look(self, d: str, real_head: str, name: str) -> tuple[str, PathProblem | None]:
+        full = self._abs(d)
+        try:
+            st = os.lstat(full)
+        except FileNotFoundError:
+            return os.path.join(real_head, name), None  # made by the run
+        if stat.S_ISLNK(st.st_mode):
+            target = os.path.realpath(full)
+            if not inside(target, self.real_root):
+                return target, PathProblem("output/outside-project", d, target)
+            if not os.path.exists(target):
+                return target, PathProblem("output/dangling-symlink", d, os.readlink(full))
+            if not os.path.isdir(target):
+                return target, PathProblem("output/blocked", d, f"{d} is a link to a file, not a directory")
+            return target, None
+        if not stat.S_ISDIR(st.st_mode):
+            return os.path.join(real_head, name), PathProblem("output/blocked", d, f"{d} is a file, not a directory")
+        return os.path.join(real_head, name), None
+
+    def real(self, path: str) -> str:
+        head, name = posixpath.split(path)
+        return self._relative(os.path.join(self._dir(head)[0], name))
+
+    def real_dir(self, path: str) -> str:
+        return self._relative(self._dir(path)[0])
+
+    def _relative(self, real: str) -> str:
+        if real == self.real_root:
+            return ""
+        prefix = self.real_root.rstrip(os.sep) + os.sep
+        if not real.startswith(prefix):
+            return real  # outside: kept absolute (never equal to a relative path)
+        return real[len(prefix) :].replace(os.sep, "/")
 
     def files_under(self, path: str) -> list[str]:
         base = self._abs(path)
-        if not base.is_dir():
+        if not os.path.isdir(base):
             return []
         out: list[str] = []
-        for dirpath, dirnames, filenames in os.walk(base):
+        for dirpath, dirnames, filenames in os.walk(base):  # does not follow links below the base
             dirnames.sort()
-            rel = Path(dirpath).relative_to(self.root).as_posix()
+            rel = os.path.relpath(dirpath, self._root).replace(os.sep, "/")
             out.extend(posixpath.join(rel, f) for f in filenames)
         return sorted(out)
 
@@ -89,41 +216,51 @@ class DiskHost:
         return sorted(os.listdir(self._abs(path)))
 
     def mkdir(self, path: str) -> None:
-        self._abs(path).mkdir()
+        os.mkdir(self._guard(path))
 
     def rmdir(self, path: str) -> None:
-        self._abs(path).rmdir()
+        os.rmdir(self._guard(path))
 
     def stage(self, path: str, data: bytes) -> str:
-        target = self._abs(path)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".kit-tmp", dir=target.parent)
+        target = self._guard(path)
+        tmp = self._abs(staging_name(path))
+        mode = _existing_mode(target)
+        fd = _create(tmp, 0o666 if mode is None else 0o600)  # a new file: the umask decides, as open() would
         try:
             with os.fdopen(fd, "wb") as fh:
+                if mode is not None:
+                    os.fchmod(fh.fileno(), mode)  # a replaced file keeps its mode
                 fh.write(data)
-            os.chmod(tmp, _mode_for(target))
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
         return tmp
 
     def commit(self, token: str, path: str) -> None:
-        os.replace(token, self._abs(path))
+        os.replace(token, self._guard(path))
 
     def discard(self, token: str) -> None:
         Path(token).unlink(missing_ok=True)
 
     def remove(self, path: str) -> None:
-        self._abs(path).unlink()
+        os.unlink(self._guard(path))
 
 
-def _mode_for(target: Path) -> int:
-    """Keep a replaced file's mode; a new file gets 0666 less the umask (as open() would)."""
+def _existing_mode(target: str) -> int | None:
     try:
-        return target.stat().st_mode & 0o7777
+        return os.stat(target).st_mode & 0o7777
     except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+        return None
+
+
+def _create(path: str, mode: int) -> int:
+    """A new file (a staging file a dead run left there is replaced)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+    try:
+        return os.open(path, flags, mode)
+    except FileExistsError:
+        os.unlink(path)
+        return os.open(path, flags, mode)
 
 
 class MemoryHost:
@@ -146,6 +283,24 @@ class MemoryHost:
 
     def is_dir(self, path: str) -> bool:
         return path in self.dirs
+
+    def is_link(self, path: str) -> bool:
+        return False
+
+    def dir_problem(self, directory: str) -> PathProblem | None:
+        for d in [directory, *parents(directory)] if directory else []:
+            if d in self.files:
+                return PathProblem("output/blocked", d, f"{d} is a file, not a directory")
+        return None
+
+    def real(self, path: str) -> str:
+        return path
+
+    def real_dir(self, path: str) -> str:
+        return path
+
+    def display(self, path: str) -> str:
+        return path
 
     def files_under(self, path: str) -> list[str]:
         if path not in self.dirs:

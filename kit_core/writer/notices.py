@@ -5,27 +5,35 @@
 * a gen-once `main.go` that never calls `RegisterGRPC` while a proto declares a service,
   or a `config.go` with no gRPC config struct;
 * the last proto service dropped (the wiring file `grpc.go` is swept) while `main.go`
-  still calls `RegisterGRPC`.
+  still calls `RegisterGRPC`;
+* a gen-once `svccontext.go` that sets a middleware the design no longer declares (it
+  would not compile: the REGEN `middlewares.go` lost the slot), or that never sets one the
+  design added (the service refuses to start while a route's middleware is nil). The
+  declared middlewares are read from the slots kit wrote in `middlewares.go`
+  (`type <Name>Middleware = ...`), the set ones from `New<Name>Middleware()` calls.
 """
 
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from kit_core.generators.base import Notice, OutputFile
-from kit_core.gosource import GoSource
 from kit_core.writer.headers import GO_GEN_ONCE, first_line
 from kit_core.writer.host import Host
 from kit_core.writer.roots import output_path
 
 
-def stale_stub_notices(host: Host, manifest: Any, produced: set[str]) -> list[Notice]:
+def stale_stub_notices(
+    host: Host, manifest: Any, produced: set[str], named: set[str] | frozenset[str] = frozenset()
+) -> list[Notice]:
+    """``named``: files another notice already names (a twin of a new scaffold)."""
     root = output_path(manifest, "service")
     if root is None:
         return []
-    stale = [p for p in host.files_under(root) if p not in produced and _is_stub(host, p)]
+    stale = [p for p in host.files_under(root) if p not in produced and p not in named and _is_stub(host, p)]
     live_dirs = {posixpath.dirname(p) for p in produced}
     notices: list[Notice] = []
     named_dirs: set[str] = set()
@@ -58,7 +66,8 @@ def _is_stub(host: Host, path: str) -> bool:
     return data is not None and first_line(data) == GO_GEN_ONCE
 
 
-def grpc_notices(host: Host, manifest: Any, files: Sequence[OutputFile], swept: set[str]) -> list[Notice]:
+def grpc_notices(host: Host, manifest: Any, files: Sequence[Any], swept: set[str]) -> list[Notice]:
+    """``files``: the outputs of the run (anything with a `path`)."""
     wiring = output_path(manifest, "wiring")
     if wiring is None:
         return []
@@ -99,12 +108,16 @@ def grpc_notices(host: Host, manifest: Any, files: Sequence[OutputFile], swept: 
 
 def _calls(go_text: str, name: str) -> bool:
     """Whether the Go file calls a function or method of this name (comments do not count)."""
+    from kit_core.gosource import GoSource  # tree-sitter-go: loaded only when a notice needs it
+
     return bool(GoSource.parse(go_text).calls_to(name))
 
 
 def _has_grpc_config(go_text: str) -> bool:
     """Whether the `Config` struct of a config.go has the gRPC block (a `GRPC` field or one
     read from the yaml key `grpc`)."""
+    from kit_core.gosource import GoSource
+
     fields = GoSource.parse(go_text).struct_fields("Config") or []
     return any(f.name == "GRPC" or 'yaml:"grpc' in (f.tag or "") for f in fields)
 
@@ -117,3 +130,45 @@ def _existing_text(host: Host, path: str | None) -> tuple[str, str] | None:
     if data is None:
         return None
     return path, data.decode("utf-8", errors="replace")
+
+
+_SLOT = re.compile(r"^type (\w+)Middleware = ", re.MULTILINE)
+_SET = re.compile(r"\bNew(\w+)Middleware\(")
+
+
+def middleware_notices(host: Host, manifest: Any, files: Sequence[OutputFile], created: set[str]) -> list[Notice]:
+    """``files``: the outputs of the run (the slots file's content, when it was rendered);
+    ``created``: the paths this run creates (a new svccontext.go is right by construction)."""
+    ctx_path = output_path(manifest, "svccontext")
+    if ctx_path is None or ctx_path in created or output_path(manifest, "main") is None:
+        return []
+    ctx = _existing_text(host, ctx_path)
+    slots_path = posixpath.join(posixpath.dirname(ctx_path), "middlewares.go")
+    slots = next((f.content for f in files if f.path == slots_path), None)
+    if slots is None:
+        data = host.read(slots_path)
+        slots = data.decode("utf-8", "replace") if data is not None else None
+    if ctx is None or slots is None:
+        return []
+    declared = set(_SLOT.findall(slots))
+    set_here = set(_SET.findall(ctx[1]))
+    notices = [
+        Notice(
+            ctx_path,
+            f"sets the middleware {name}, which the design no longer declares (its slot left "
+            f"middlewares.go, so this file does not compile) - delete the line "
+            f"`{name}: middleware.New{name}Middleware(),`",
+        )
+        for name in sorted(set_here - declared)
+    ]
+    notices += [
+        Notice(
+            ctx_path,
+            f"does not set the middleware {name}, added to the design after this file was written "
+            f"(the service refuses to start while a route's middleware is nil) - add "
+            f"`{name}: middleware.New{name}Middleware(),` to Middlewares in NewServiceContext",
+        )
+        for name in sorted(declared)
+        if name not in set_here and not re.search(rf"\b{name}\b", ctx[1])
+    ]
+    return notices

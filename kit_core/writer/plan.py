@@ -5,20 +5,40 @@ different and left alone when byte-identical (so its mtime stays); a GEN-ONCE fi
 written only when absent. A file at a REGEN path that carries no generated header is the
 user's: the run refuses it as an error and writes nothing (kit never overwrites or deletes
 a user's file). This is stricter than dsl-facts §3.6, where the released tool rewrote a
-header-stripped file; the refusal names the file and the header to restore. Then the stale
-REGEN files inside the sweep roots are listed.
+header-stripped file; the refusal names the file and the header to restore.
+
+Paths are checked where they really lead: a symlink on the way to an output (or to a
+swept directory) that leaves the project or points nowhere, a symlink at an output's own
+path, and two outputs made one file by a symlink are refused. Then the stale REGEN files
+inside the sweep roots are listed (never a symlink), and the staging files of a run that
+died (`.<name>.kit-tmp`) found there are listed for removal.
+
+Problems are located diagnostics (`output/*`): the run reports them and changes nothing.
 """
 
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from kit_core.generators.base import Notice, OutputFile, Owner
-from kit_core.writer.headers import GO_REGEN, YAML_REGEN, has_generated_header, has_kit_regen_header, has_pb_header
-from kit_core.writer.host import Host, parents
+from kit_core.writer.headers import (
+    GO_GEN_ONCE,
+    GO_REGEN,
+    YAML_REGEN,
+    first_line,
+    has_generated_header,
+    has_kit_regen_header,
+    has_pb_header,
+)
+from kit_core.writer.host import Host, PathProblem, is_staging_name
 from kit_core.writer.roots import SweepRoots, is_under
+
+if TYPE_CHECKING:
+    from kit_core.diagnostics import Diagnostic
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,45 +48,87 @@ class Write:
     old: bytes | None  # None: the file is created by this run
 
 
+@dataclass(frozen=True, slots=True)
+class Known:
+    """An output the run did not render again: its unit's inputs did not change and the disk
+    was checked to hold it as it was written (REGEN) or to hold it at all (GEN-ONCE)."""
+
+    path: str
+    owner: Owner
+
+
 @dataclass(slots=True)
 class Plan:
     writes: list[Write] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     skipped_gen_once: list[str] = field(default_factory=list)
     sweep: list[Write] = field(default_factory=list)  # data = b"", old = the bytes removed
-    errors: list[str] = field(default_factory=list)
+    leftovers: list[str] = field(default_factory=list)  # staging files of a run that died
+    problems: list[Diagnostic] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
+
+
+def problem(host: Host, code: str, at: str, **fields: Any) -> Diagnostic:
+    """A located writer problem: at the start of the file (or directory) ``at``."""
+    from kit_core.diagnostics import make
+    from kit_core.source import file_span
+
+    return make(code, file_span(host.display(at)), **fields)
 
 
 def check_path(path: str) -> str | None:
     """Why an output path is unusable, None when it is a clean project-relative path."""
     if not path or path.startswith("/") or "\\" in path:
-        return f"output path {path!r} must be a relative POSIX path"
+        return "the output path must be a relative POSIX path (a generator bug)"
     if posixpath.normpath(path) != path or path == ".." or path.startswith("../"):
-        return f"output path {path!r} must be normalised and stay inside the project"
+        return "the output path must be normalised and stay inside the project (a generator bug)"
     return None
 
 
-def classify(host: Host, files: Sequence[OutputFile], plan: Plan) -> None:
-    seen: set[str] = set()
+def classify(host: Host, files: Sequence[OutputFile], known: Sequence[Known], plan: Plan) -> None:
+    seen: dict[str, str] = {}  # real path -> output path
     for f in files:
-        problem = check_path(f.path)
-        if problem is None and f.path in seen:
-            problem = f"two outputs name {f.path}"
-        if problem is None:
-            problem = _blocked_parent(host, f.path)
-        if problem:
-            plan.errors.append(problem)
-            continue
-        seen.add(f.path)
-        _classify_one(host, f, plan)
+        found = _path_problem(host, f.path, seen, on_disk=False)
+        if found is not None:
+            plan.problems.append(found)
+        else:
+            _classify_one(host, f, plan)
+    for k in known:
+        found = _path_problem(host, k.path, seen, on_disk=True)
+        if found is not None:
+            plan.problems.append(found)
+        else:
+            (plan.unchanged if k.owner is Owner.REGEN else plan.skipped_gen_once).append(k.path)
 
 
-def _blocked_parent(host: Host, path: str) -> str | None:
-    for d in parents(path):
-        if not host.is_dir(d) and _read(host, d) is not None:
-            return f"cannot write {path}: {d} is a file, not a directory"
+def _path_problem(host: Host, path: str, seen: dict[str, str], on_disk: bool) -> Diagnostic | None:
+    """``on_disk``: a known output, just seen to be a regular file (no need to look again)."""
+    reason = check_path(path)
+    if reason is not None:
+        return problem(host, "output/blocked", path, path=path, reason=reason)
+    head = posixpath.dirname(path)
+    found = host.dir_problem(head) if head else None
+    if found is not None:
+        return path_diagnostic(host, path, found)
+    if not on_disk and host.is_link(path):
+        return problem(host, "output/symlink-file", path, path=path)
+    if not on_disk and host.is_dir(path):
+        return problem(host, "output/blocked", path, path=path, reason="a directory is in the way")
+    real = host.real(path)
+    if real in seen:
+        reason = f"{seen[real]} is the same file (through a symlink)" if seen[real] != path else "two outputs"
+        return problem(host, "output/blocked", path, path=path, reason=reason + " name it")
+    seen[real] = path
     return None
+
+
+def path_diagnostic(host: Host, path: str, found: PathProblem) -> Diagnostic:
+    if found.code == "output/dangling-symlink":
+        return problem(host, found.code, found.at, link=found.at, target=found.target)
+    if found.code == "output/blocked":
+        return problem(host, found.code, path, path=path, reason=found.target)
+    root = getattr(host, "real_root", "")
+    return problem(host, found.code, found.at, path=path, link=found.at, target=found.target, root=root)
 
 
 def _read(host: Host, path: str) -> bytes | None:
@@ -78,9 +140,6 @@ def _read(host: Host, path: str) -> bytes | None:
 
 def _classify_one(host: Host, f: OutputFile, plan: Plan) -> None:
     data = f.content.encode("utf-8")
-    if host.is_dir(f.path):
-        plan.errors.append(f"cannot write {f.path}: a directory is in the way")
-        return
     old = host.read(f.path)
     if f.owner is Owner.GEN_ONCE:
         if old is None:
@@ -94,18 +153,26 @@ def _classify_one(host: Host, f: OutputFile, plan: Plan) -> None:
         plan.writes.append(Write(f.path, data, old))
     else:
         header = YAML_REGEN if f.path.endswith((".yaml", ".yml")) else GO_REGEN
-        plan.errors.append(
-            f"{f.path} has no generated header, so it is treated as your file and kit will not "
-            f"overwrite it; move it away (or restore the first line `{header}`) and run again"
-        )
+        plan.problems.append(problem(host, "output/user-file", f.path, path=f.path, header=header))
 
 
-def stale_files(host: Host, roots: SweepRoots, written: set[str]) -> list[Write]:
-    """REGEN files inside the sweep roots that this run did not write."""
+def check_roots(host: Host, roots: SweepRoots, plan: Plan) -> None:
+    """A sweep root reached through a symlink to outside the project (or nowhere) is refused:
+    the sweep would delete there."""
+    for root in [*roots.recursive, *roots.pb_dirs]:
+        found = host.dir_problem(root) if root else None
+        if found is not None and found.code != "output/blocked":
+            plan.problems.append(path_diagnostic(host, root, found))
+
+
+def stale_files(host: Host, roots: SweepRoots, written: set[str], plan: Plan) -> None:
+    """REGEN files inside the sweep roots that this run did not write, and staging leftovers."""
     candidates: dict[str, bool] = {}  # path -> kit header (False: protoc-gen-go(-grpc) pb code)
     for root in roots.recursive:
         for p in host.files_under(root):
-            if not _excluded(p, root, roots.excluded):
+            if is_staging_name(posixpath.basename(p)):
+                plan.leftovers.append(p)
+            elif not _excluded(p, root, roots.excluded):
                 candidates.setdefault(p, True)
     for d in roots.pb_dirs:
         for p in host.files_under(d):
@@ -113,18 +180,79 @@ def stale_files(host: Host, roots: SweepRoots, written: set[str]) -> list[Write]
                 candidates[p] = False
     if roots.openapi is not None:
         candidates[roots.openapi] = True
-    out: list[Write] = []
     for p in sorted(candidates):
-        if p in written:
+        if p in written or host.is_link(p):
             continue
         old = _read(host, p)
         if old is None:
             continue
         if has_kit_regen_header(old) if candidates[p] else has_pb_header(old):
-            out.append(Write(p, b"", old))
-    return out
+            plan.sweep.append(Write(p, b"", old))
+
+
+def leftovers_in(host: Host, dirs: Iterable[str], plan: Plan) -> None:
+    """Staging leftovers in directories that are not sweep roots (GEN-ONCE territory)."""
+    found = set(plan.leftovers)
+    for d in dirs:
+        for p in host.files_under(d) if d else []:
+            if p not in found and is_staging_name(posixpath.basename(p)) and not host.is_link(p):
+                found.add(p)
+                plan.leftovers.append(p)
 
 
 def _excluded(path: str, root: str, excluded: Iterable[str]) -> bool:
     """Inside GEN-ONCE territory (or another owner's tree) nested in a sweep root."""
     return any(is_under(path, e) and is_under(e, root) and e != root for e in excluded)
+
+
+# --------------------------------------------------------------------------- GEN-ONCE twins
+
+_TOP_DECL = re.compile(r"^(?:func|type)\s+(\w+)\b", re.MULTILINE)
+
+
+def drop_gen_once_twins(host: Host, produced: set[str], plan: Plan) -> set[str]:
+    """A new GEN-ONCE file whose package directory already holds a kit scaffold, no longer
+    produced, declaring one of its names (the file name changed with `output.fileCase`, or a
+    method's stub moved files) is not written: two would not compile. The old file is named
+    in a notice with the rename to make. Returns the old files so named."""
+    named: set[str] = set()
+    kept: list[Write] = []
+    for w in plan.writes:
+        twin = _twin(host, w, produced) if w.old is None and w.path.endswith(".go") else None
+        if twin is None:
+            kept.append(w)
+            continue
+        old_path, name = twin
+        named.add(old_path)
+        plan.skipped_gen_once.append(w.path)
+        plan.notices.append(
+            Notice(
+                old_path,
+                f"declares {name}, like the scaffold kit now names {posixpath.basename(w.path)} "
+                f"(output.fileCase or a rename changed the file name); kit did not write "
+                f"{w.path}, which would not compile beside it - rename this file to "
+                f"{posixpath.basename(w.path)}",
+            )
+        )
+    plan.writes = kept
+    return named
+
+
+def _twin(host: Host, w: Write, produced: set[str]) -> tuple[str, str] | None:
+    if first_line(w.data) != GO_GEN_ONCE:
+        return None
+    names = set(_TOP_DECL.findall(w.data.decode("utf-8", "replace")))
+    if not names:
+        return None
+    directory = posixpath.dirname(w.path)
+    for entry in host.list_dir(directory) if host.is_dir(directory) else []:
+        other = posixpath.join(directory, posixpath.basename(entry))
+        if other in produced or not other.endswith(".go") or host.is_link(other):
+            continue
+        data = _read(host, other)
+        if data is None or first_line(data) != GO_GEN_ONCE:
+            continue
+        shared = sorted(names & set(_TOP_DECL.findall(data.decode("utf-8", "replace"))))
+        if shared:
+            return other, shared[0]
+    return None

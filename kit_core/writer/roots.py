@@ -19,6 +19,7 @@ from typing import Any
 
 GO_ROOT_KEYS = ("types", "transport", "routes", "wiring", "grpc")
 GEN_ONCE_KEYS = ("service", "middleware", "config")
+DIR_KEYS = (*GO_ROOT_KEYS, "pb", *GEN_ONCE_KEYS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,3 +74,24 @@ def sweep_roots(manifest: Any, written: Iterable[str], targets: Iterable[str]) -
         if p is not None
     ]
     return SweepRoots(tuple(dict.fromkeys(recursive)), tuple(pb_dirs), openapi, tuple(excluded))
+
+
+def output_dirs(manifest: Any) -> list[tuple[str, str]]:
+    """(key, directory) of every directory output, events targets included."""
+    out = [(f"output.{k}", p) for k in DIR_KEYS if (p := output_path(manifest, k)) is not None]
+    targets = getattr(manifest, "events_targets", None)
+    if targets is None:
+        out.append(("events.targets[].out (default)", norm(manifest.events_out_default())))
+    else:
+        out += [(f"events.targets[{i}].out", norm(t.out)) for i, t in enumerate(targets) if t.out and t.out != "-"]
+    return [(k, p) for k, p in out if p]
+
+
+def gen_once_dirs(manifest: Any) -> list[str]:
+    """Where GEN-ONCE files go (searched for staging leftovers; never swept)."""
+    dirs = [p for p in (output_path(manifest, k) for k in GEN_ONCE_KEYS) if p is not None]
+    for key in ("main", "svccontext"):
+        p = output_path(manifest, key)
+        if p is not None and posixpath.dirname(p):
+            dirs.append(posixpath.dirname(p))
+    return dirs

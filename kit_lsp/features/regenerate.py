@@ -1,10 +1,13 @@
 """Generate on save: saving a `.kit`, `.proto` or `kit.design.yaml` regenerates its design.
 
-Generation runs on its own thread. Saves of one design are coalesced: saves during the
-debounce restart it, a save during a run asks for exactly one more run afterwards. The
-client sees `$/progress` (begin, a report per stage, end) when it supports work-done
-progress, and a `window/logMessage` naming what was written and swept. A design with
-errors writes nothing; its diagnostics stay as the analyzer published them.
+Generation runs on its own thread, incrementally, from the server's own analysis of the
+design when that is what is on disk (`kit_lsp.generation`), under the project lock shared
+with `kit gen`. Saves of one design are coalesced: saves during the debounce restart it, a
+save during a run asks for exactly one more run afterwards. The client sees `$/progress`
+(begin, a report per stage, end) when it supports work-done progress, and a
+`window/logMessage` naming what was written and swept (and that the run waits for another
+kit run, when it does). A design with errors writes nothing; its diagnostics stay as the
+analyzer published them.
 """
 
 from __future__ import annotations
@@ -18,11 +21,13 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
+from kit_core.printable import printable
 from kit_lsp.features.stub_drift import RENAMES
 from kit_lsp.generation import Outcome, generate_design
 from kit_lsp.project import design_root_for
 
 if TYPE_CHECKING:
+    from kit_lsp.project import Snapshot
     from kit_lsp.server import KitLanguageServer
 
 log = logging.getLogger(__name__)
@@ -79,10 +84,13 @@ class Regenerator:
 
         def report(message: str) -> None:
             loop.call_soon_threadsafe(progress.report, message)
+            if message.startswith("kit: waiting"):
+                loop.call_soon_threadsafe(self._log, lsp.MessageType.Info, message)
 
         renames = RENAMES.pop(str(root), {})
         try:
-            outcome = await loop.run_in_executor(self._pool, generate_design, root, report, renames)
+            current = lambda: self._snapshot(root)  # noqa: E731
+            outcome = await loop.run_in_executor(self._pool, generate_design, root, report, current, renames)
         except Exception as exc:  # a generator bug must not take the server down
             log.exception("generation of %s failed", root)
             outcome = Outcome(root, failure=f"internal error: {exc}")
@@ -103,8 +111,18 @@ class Regenerator:
         elif self._server.state.settings.save_summary:
             self._server.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Info, outcome.one_line()))
 
+    def _snapshot(self, root: Path) -> Snapshot | None:
+        """The server's analysis of the design as its buffers are now (analysed again when a
+        buffer changed since the last analysis)."""
+        state = self._server.state
+        key = str(root)
+        snap = state.latest(key)
+        if snap is None or any(snap.versions.get(d.path, -1) != d.version for d in state.docs_for(key)):
+            snap = state.analyze(key)
+        return snap
+
     def _log(self, kind: lsp.MessageType, message: str) -> None:
-        self._server.window_log_message(lsp.LogMessageParams(type=kind, message=message))
+        self._server.window_log_message(lsp.LogMessageParams(type=kind, message=printable(message)))
 
 
 class _Progress:

@@ -84,3 +84,22 @@ def test_event_targets() -> None:
 
 def test_yaml_syntax_error_is_located_and_never_raises() -> None:
     assert codes("openapi: [\n") == [("manifest/syntax", 2)]
+
+
+def test_events_targets_join_the_output_set() -> None:
+    assert codes("events:\n  targets:\n    - lang: go\n      out: ./internal/types\n") == [
+        ("manifest/output-collision", 3)
+    ]
+    assert codes("events:\n  targets:\n    - lang: go\n      out: ./internal/types/events\n") == [
+        ("manifest/output-nested", 3)
+    ]
+    assert codes("events:\n  targets:\n    - lang: go\n      out: ../shared/events\n") == [("manifest/value", 3)]
+    assert codes("output:\n  types: ./internal/events\n") == [("manifest/output-collision", 2)]  # the default out
+
+
+def test_no_output_directory_at_the_project_root_or_inside_another() -> None:
+    assert codes("output:\n  types: .\n") == [("manifest/output-root", 2)]
+    assert codes("output:\n  routes: ./\n") == [("manifest/output-root", 2)]
+    assert codes("output:\n  transport: ./internal\n") != []  # holds every other internal/ output
+    assert codes("output:\n  service: ./internal/transport/logic\n") == [("manifest/output-nested", 2)]
+    assert codes("output:\n  main: ./main.go\n  types: ./gen/types\n") == []  # file outputs may sit anywhere

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from kit_core.generators.go.design import VALIDATORS, FieldFacts, GoDesign
@@ -76,48 +76,46 @@ def presence(f: FieldFacts) -> str | None:
 
 
 class Needs:
+    """Which types need `Validate()`, `FillEmpty()` or a pre-filling `UnmarshalJSON` (a type
+    needs one when it, or a type it reaches, needs it directly). Answered on demand, each type
+    once (`_Reach`): a run that renders one package looks only at what that package reaches."""
+
     def __init__(self, design: GoDesign) -> None:
         self.design = design
-        self.types: list[tuple[TypeDecl, str]] = [
-            (t, pkg.name) for pkg in design.packages() for t in pkg.types.values()
-        ]
+        self._package: dict[int, str] | None = None  # type -> its package, for the public queries
         self._leaf_cache: dict[tuple[int, bool], list[Resolved | None]] = {}
-        self._validate: set[int] = set()
-        self._fill: set[int] = set()
-        self._fixed_point(self._validate, self._direct_validate, self.leaf_validates)
-        self._fixed_point(self._fill, self._direct_fill, self.leaf_fills)
-        self._unmarshal: set[int] = set()
-        self._fixed_point(self._unmarshal, self._direct_unmarshal, self._leaf_unmarshals, mixins_only=True)
+        self._validate = _Reach(self, self._direct_validate, self._static_validates, mixins_only=False)
+        self._fill = _Reach(self, self._direct_fill, self._static_fills, mixins_only=False)
+        self._unmarshal = _Reach(self, self._direct_unmarshal, lambda r: False, mixins_only=True)
 
     def validates(self, decl: TypeDecl) -> bool:
-        return id(decl) in self._validate
+        return self._validate(decl, self._package_of(decl))
 
     def fills(self, decl: TypeDecl) -> bool:
-        return id(decl) in self._fill
+        return self._fill(decl, self._package_of(decl))
 
     def unmarshals(self, decl: TypeDecl) -> bool:
         """A type with `@default` fields, or embedding one (whose method would be promoted)."""
-        return id(decl) in self._unmarshal
+        return self._unmarshal(decl, self._package_of(decl))
 
     def leaf_validates(self, r: Resolved | None) -> bool:
-        if r is None:
-            return False
-        if r.kind is Kind.TYPE:
-            return id(r.decl) in self._validate
-        if r.kind is Kind.SCALAR:
-            return isinstance(r.decl, ScalarDecl) and scalar_validates(r.decl)
-        return r.kind in (Kind.ENUM, Kind.PARAM)
+        if r is not None and r.kind is Kind.TYPE and isinstance(r.decl, TypeDecl):
+            return self._validate(r.decl, r.package or self._package_of(r.decl))
+        return self._static_validates(r)
 
     def leaf_fills(self, r: Resolved | None) -> bool:
-        if r is None:
-            return False
-        if r.kind is Kind.TYPE:
-            return id(r.decl) in self._fill
-        return r.kind is Kind.PARAM
+        if r is not None and r.kind is Kind.TYPE and isinstance(r.decl, TypeDecl):
+            return self._fill(r.decl, r.package or self._package_of(r.decl))
+        return self._static_fills(r)
 
-    # ---------------------------------------------------------------- fixed points
+    def _package_of(self, decl: TypeDecl) -> str:
+        if self._package is None:
+            self._package = {id(t): pkg.name for pkg in self.design.packages() for t in pkg.types.values()}
+        return self._package[id(decl)]
 
-    def _leaves(self, t: TypeDecl, pkg: str, mixins_only: bool) -> list[Resolved | None]:
+    # ---------------------------------------------------------------- what a type reads
+
+    def leaves(self, t: TypeDecl, pkg: str, mixins_only: bool) -> list[Resolved | None]:
         """What a type's need depends on: its mixins and (unless mixins only) its fields' leaves."""
         key = (id(t), mixins_only)
         if key in self._leaf_cache:
@@ -133,24 +131,18 @@ class Needs:
         self._leaf_cache[key] = out
         return out
 
-    def _fixed_point(self, found: set[int], direct: Direct, leaf_need: LeafNeed, mixins_only: bool = False) -> None:
-        """Types needing a method: direct ones, those with a leaf that needs it statically (enum,
-        scalar, type parameter), then every user of a found type (a worklist over reverse edges)."""
-        users: dict[int, list[int]] = {}
-        for t, pkg in self.types:
-            if direct(t, pkg):
-                found.add(id(t))
-            for r in self._leaves(t, pkg, mixins_only):
-                if r is not None and r.kind is Kind.TYPE:
-                    users.setdefault(id(r.decl), []).append(id(t))
-                elif leaf_need(r):
-                    found.add(id(t))
-        work = list(found)
-        while work:
-            for user in users.get(work.pop(), ()):
-                if user not in found:
-                    found.add(user)
-                    work.append(user)
+    @staticmethod
+    def _static_validates(r: Resolved | None) -> bool:
+        """A leaf that is not a type: enums and type parameters validate, scalars with validators."""
+        if r is None or r.kind is Kind.TYPE:
+            return False
+        if r.kind is Kind.SCALAR:
+            return isinstance(r.decl, ScalarDecl) and scalar_validates(r.decl)
+        return r.kind in (Kind.ENUM, Kind.PARAM)
+
+    @staticmethod
+    def _static_fills(r: Resolved | None) -> bool:
+        return r is not None and r.kind is Kind.PARAM
 
     def _direct_validate(self, t: TypeDecl, pkg: str) -> bool:
         if any(t.decorator(n) for n in CROSS_FIELD):
@@ -174,14 +166,83 @@ class Needs:
             else:
                 return False
 
-    def _leaf_unmarshals(self, r: Resolved | None) -> bool:
-        return r is not None and r.kind is Kind.TYPE and id(r.decl) in self._unmarshal
-
     def _direct_unmarshal(self, t: TypeDecl, pkg: str) -> bool:
         return any(prefills(f) for f in self.design.fields_of(t, pkg))
 
     def _direct_fill(self, t: TypeDecl, pkg: str) -> bool:
         return any(fills_empty(self.design, f) for f in self.design.fields_of(t, pkg))
+
+
+class _Reach:
+    """Whether a type, or a type it reaches through its leaves, needs something: on demand,
+    each type solved once. Types referencing each other in a cycle share one answer: an
+    iterative Tarjan walk finds each strongly connected component and gives all of its types
+    the answer of the whole component (linear in what the queried type reaches)."""
+
+    def __init__(self, needs: Needs, direct: Direct, static: LeafNeed, mixins_only: bool) -> None:
+        self.needs, self.direct, self.static, self.mixins_only = needs, direct, static, mixins_only
+        self.value: dict[int, bool] = {}
+
+    def __call__(self, t: TypeDecl, pkg: str) -> bool:
+        found = self.value.get(id(t))
+        if found is None:
+            self._solve(t, pkg)
+            found = self.value[id(t)]
+        return found
+
+    def _edges(self, t: TypeDecl, pkg: str) -> tuple[bool, list[tuple[TypeDecl, str]]]:
+        """(needs it by itself or through a non-type leaf, the types it reaches)."""
+        own = self.direct(t, pkg)
+        out: list[tuple[TypeDecl, str]] = []
+        for r in self.needs.leaves(t, pkg, self.mixins_only):
+            if r is not None and r.kind is Kind.TYPE and isinstance(r.decl, TypeDecl):
+                out.append((r.decl, r.package or pkg))
+            elif not own and self.static(r):
+                own = True
+        return own, out
+
+    def _solve(self, root: TypeDecl, pkg: str) -> None:
+        index: dict[int, int] = {}
+        low: dict[int, int] = {}
+        truth: dict[int, bool] = {}
+        stack: list[int] = []
+        on_stack: set[int] = set()
+        frames: list[tuple[int, Iterator[tuple[TypeDecl, str]]]] = []
+
+        def enter(t: TypeDecl, p: str) -> None:
+            tid = id(t)
+            index[tid] = low[tid] = len(index)
+            own, out = self._edges(t, p)
+            truth[tid] = own
+            stack.append(tid)
+            on_stack.add(tid)
+            frames.append((tid, iter(out)))
+
+        enter(root, pkg)
+        while frames:
+            tid, edges = frames[-1]
+            for u, upkg in edges:
+                uid = id(u)
+                if uid in self.value:
+                    truth[tid] = truth[tid] or self.value[uid]
+                elif uid not in index:
+                    enter(u, upkg)
+                    break
+                elif uid in on_stack:
+                    low[tid] = min(low[tid], index[uid])
+            else:
+                frames.pop()
+                if low[tid] == index[tid]:  # the root of a component: all of it is answered
+                    members = stack[stack.index(tid) :]
+                    del stack[len(stack) - len(members) :]
+                    answer = any(truth[m] for m in members)
+                    for m in members:
+                        on_stack.discard(m)
+                        self.value[m] = answer
+                if frames:
+                    parent = frames[-1][0]
+                    low[parent] = min(low[parent], low[tid])
+                    truth[parent] = truth[parent] or self.value.get(tid, truth[tid])
 
 
 def fills_empty(design: GoDesign, f: FieldFacts) -> bool:

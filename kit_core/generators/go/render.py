@@ -89,6 +89,13 @@ def block(header: str, *body: str) -> str:
     return f"{header} {{\n{inner}\n}}"
 
 
+def preload() -> None:
+    """Compile every template now (before a fork, so that no process compiles them again)."""
+    env = environment()
+    for name in env.list_templates():
+        env.get_template(name)
+
+
 def render(template: str, **ctx: Any) -> str:
     return environment().get_template(template).render(**ctx)
 

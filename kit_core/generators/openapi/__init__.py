@@ -7,9 +7,11 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from kit_core.generators.base import GenContext, OutputFile, Owner
+from kit_core.generators.units import RenderUnit
 from kit_core.semantics import HttpModel, TypeIndex, http_model
 from kit_core.symbols import SymbolTable
 
@@ -25,6 +27,7 @@ __all__ = [
     "render",
     "scheme_problems",
     "symbols_of",
+    "units",
 ]
 
 
@@ -43,13 +46,7 @@ def symbols_of(analysis: Any) -> SymbolTable:
 
 def document_for(analysis: Any, manifest: Any) -> dict[str, Any]:
     """The document as data; reuses the analysis's TypeIndex and HTTP model when it has them."""
-    symbols = symbols_of(analysis)
-    index = getattr(analysis, "index", None)
-    if not isinstance(index, TypeIndex):
-        index = TypeIndex(symbols)
-    http = getattr(analysis, "http", None)
-    if not isinstance(http, HttpModel):
-        http = http_model(symbols, manifest, index)
+    symbols, index, http = _parts(analysis, manifest)
     return build_document(symbols, manifest, http, index)
 
 
@@ -61,4 +58,32 @@ def generate(ctx: GenContext) -> list[OutputFile]:
     path = ctx.manifest.output.path("openapi")
     if path is None or not symbols_of(ctx.analysis).packages:
         return []
-    return [OutputFile(path, render(ctx.analysis, ctx.manifest), Owner.REGEN)]
+    if ctx.keys is None:
+        return [OutputFile(path, render(ctx.analysis, ctx.manifest), Owner.REGEN)]
+    from .incremental import render_incremental
+
+    symbols, index, http = _parts(ctx.analysis, ctx.manifest)
+    return [OutputFile(path, render_incremental(symbols, ctx.manifest, http, index, ctx.keys), Owner.REGEN)]
+
+
+def _parts(analysis: Any, manifest: Any) -> tuple[SymbolTable, TypeIndex, HttpModel]:
+    symbols = symbols_of(analysis)
+    index = getattr(analysis, "index", None)
+    if not isinstance(index, TypeIndex):
+        index = TypeIndex(symbols)
+    http = getattr(analysis, "http", None)
+    if not isinstance(http, HttpModel):
+        http = http_model(symbols, manifest, index)
+    return symbols, index, http
+
+
+def units(ctx: GenContext) -> list[RenderUnit]:
+    """One unit: the document reads the whole design (names, operation ids, components)."""
+    if ctx.manifest.output.path("openapi") is None:
+        return []
+    symbols = symbols_of(ctx.analysis)
+    weight = sum(len(p.types) + len(p.enums) + len(p.errors) + len(p.scalars) for p in symbols.packages.values())
+    http = getattr(ctx.analysis, "http", None)
+    weight += len(http.methods) if http is not None else 0
+    weight //= 2  # measured: a declaration costs the document about half what its Go files cost
+    return [RenderUnit("openapi/document", partial(generate, ctx), whole_design=True, weight=weight)]

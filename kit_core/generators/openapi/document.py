@@ -10,6 +10,8 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from kit_core.model import LiteralKind, SourceFile
@@ -25,26 +27,59 @@ OPENAPI_VERSION = "3.1.0"
 
 
 def build_document(symbols: SymbolTable, manifest: Any, http: HttpModel, index: TypeIndex) -> dict[str, Any]:
-    base = (manifest.openapi.base_path or "").rstrip("/")
-    schemas = Schemas(index, DeclNames(symbols))
-    ops = Operations(schemas, base, operation_ids(http.methods))
-    paths: dict[str, dict[str, Any]] = {}
-    for info in sorted(http.methods, key=lambda m: (m.package, m.service, m.method.name)):
-        path, verb, op = ops.build(info)
-        paths.setdefault(path, {})[verb] = op
-    doc: dict[str, Any] = {"openapi": OPENAPI_VERSION, "info": _info(symbols, manifest)}
-    if base:
-        doc["servers"] = [_server(base, _base_vars(http, base))]
-    doc["paths"] = paths
-    components: dict[str, Any] = {}
-    if schemas.components:
-        components["schemas"] = schemas.components
-    schemes = security_schemes(manifest)
-    if schemes:
-        components["securitySchemes"] = schemes
-    if components:
-        doc["components"] = components
-    return doc
+    builder = Builder(symbols, manifest, http, index)
+    return builder.assemble(builder.partial(http.methods))
+
+
+@dataclass(slots=True)
+class Partial:
+    """What the operations of some methods put in the document: their path items and every
+    component they reach."""
+
+    paths: dict[str, dict[str, Any]] = field(default_factory=dict)
+    components: dict[str, Any] = field(default_factory=dict)
+
+
+class Builder:
+    """The document in pieces: a partial per set of methods (the union of the partials of a
+    split is the partial of the whole), and the design-wide head and tail around them."""
+
+    def __init__(self, symbols: SymbolTable, manifest: Any, http: HttpModel, index: TypeIndex) -> None:
+        self.symbols, self.manifest, self.http, self.index = symbols, manifest, http, index
+        self.base = (manifest.openapi.base_path or "").rstrip("/")
+        self.names = DeclNames(symbols)
+        self.operation_ids = operation_ids(http.methods)
+
+    def partial(self, methods: Iterable[MethodInfo]) -> Partial:
+        schemas = Schemas(self.index, self.names)
+        ops = Operations(schemas, self.base, self.operation_ids)
+        out = Partial(components=schemas.components)
+        for info in sorted(methods, key=lambda m: (m.package, m.service, m.method.name)):
+            path, verb, op = ops.build(info)
+            out.paths.setdefault(path, {})[verb] = op
+        return out
+
+    def head(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {"openapi": OPENAPI_VERSION, "info": _info(self.symbols, self.manifest)}
+        if self.base:
+            doc["servers"] = [_server(self.base, _base_vars(self.http, self.base))]
+        return doc
+
+    def security(self) -> dict[str, Any]:
+        return security_schemes(self.manifest)
+
+    def assemble(self, part: Partial) -> dict[str, Any]:
+        doc = self.head()
+        doc["paths"] = part.paths
+        components: dict[str, Any] = {}
+        if part.components:
+            components["schemas"] = part.components
+        schemes = self.security()
+        if schemes:
+            components["securitySchemes"] = schemes
+        if components:
+            doc["components"] = components
+        return doc
 
 
 def operation_ids(methods: tuple[MethodInfo, ...]) -> dict[int, str]:

@@ -24,6 +24,11 @@ class DeclNames:
                 counts.update(table.keys())
         self._clashing = {n for n, c in counts.items() if c > 1}
 
+    @property
+    def clashing(self) -> frozenset[str]:
+        """Names declared in more than one package (those get their package as a prefix)."""
+        return frozenset(self._clashing)
+
     def decl(self, package: str, name: str) -> str:
         return go_name(package) + name if name in self._clashing else name
 

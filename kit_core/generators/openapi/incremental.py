@@ -1,0 +1,137 @@
+"""The document again after an edit, in a process that keeps what it built (kit-lsp).
+
+The document is the union of one partial per DSL package (the operations of its methods and
+the components they reach: `document.Builder.partial`), plus a design-wide head (info,
+servers) and tail (security schemes). A package's partial depends on the package and what
+it references (the closure digest of `incremental.keys`), the component names that clash
+across packages, the base path and its methods' operation ids: with those the same, the
+partial - and the YAML of its path items and of the components it is the first to reach -
+is taken from the last render instead of built and dumped again. Only what the last render
+used is kept. The text is the one `render` (build the whole, dump the whole) writes:
+`tests/openapi` and `tests/incremental` compare them.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from kit_core.semantics import HttpModel, MethodInfo
+from kit_core.writer.headers import YAML_REGEN
+
+from .document import Builder
+from .serialize import END_MARKER, Unshiftable, canonical, dump_open, fragment, map_key, path_item, to_yaml
+
+
+@dataclass(slots=True)
+class _Part:
+    """A package's partial, canonical, with the YAML of its pieces as they were dumped."""
+
+    paths: dict[str, dict[str, Any]]  # path -> verb -> canonical operation
+    components: dict[str, Any]  # name -> canonical schema
+    yaml: dict[tuple[str, str], tuple[str, bool]] = field(default_factory=dict)  # (kind, name) -> fragment
+
+
+_memo: dict[str, _Part] = {}
+_lock = threading.Lock()
+
+
+def forget() -> None:
+    """Drop what the last render kept (tests compare a render without it)."""
+    with _lock:
+        _memo.clear()
+
+
+def render_incremental(symbols: Any, manifest: Any, http: HttpModel, index: Any, keys: Any) -> str:
+    global _memo
+    builder = Builder(symbols, manifest, http, index)
+    by_package: dict[str, list[MethodInfo]] = {}
+    for m in http.methods:
+        by_package.setdefault(m.package, []).append(m)
+    shared = _shared_key(builder, manifest)
+    with _lock:
+        used: dict[str, _Part] = {}
+        parts = []
+        for package in sorted(by_package):
+            key = _key(builder, shared, keys.closure(package), by_package[package])
+            part = _memo.get(key) or used.get(key) or _build(builder, by_package[package])
+            used[key] = part
+            parts.append(part)
+        _memo = used
+        try:
+            return _text(builder, parts)
+        except Unshiftable:  # a rare string that must be written in its context: the whole document
+            _memo = {}
+            return to_yaml(builder.assemble(builder.partial(http.methods)))
+
+
+def _shared_key(builder: Builder, manifest: Any) -> str:
+    clashing = sorted(builder.names.clashing)
+    return json.dumps([builder.base, clashing, repr(manifest.openapi)])
+
+
+def _key(builder: Builder, shared: str, closure: str, methods: Iterable[MethodInfo]) -> str:
+    ids = [builder.operation_ids[id(m)] for m in methods]
+    return json.dumps([shared, closure, ids])
+
+
+def _build(builder: Builder, methods: list[MethodInfo]) -> _Part:
+    partial = builder.partial(methods)
+    paths = {p: {verb: canonical(op) for verb, op in item.items()} for p, item in partial.paths.items()}
+    components = {name: canonical(schema) for name, schema in partial.components.items()}
+    return _Part(paths, components)
+
+
+def _text(builder: Builder, parts: list[_Part]) -> str:
+    pieces: list[tuple[str, bool]] = [(YAML_REGEN + "\n", False), dump_open(canonical(builder.head()))]
+    pieces += _paths(parts)
+    schemas = _schemas(parts)
+    schemes = canonical({"securitySchemes": builder.security()})
+    if schemas or schemes["securitySchemes"]:
+        pieces.append(("components:\n", False))
+        if schemas:
+            pieces.append(("  schemas:\n", False))
+            pieces += schemas
+        if schemes["securitySchemes"]:
+            pieces.append(fragment("securitySchemes", schemes["securitySchemes"], 2))
+    text = "".join(p for p, _ in pieces)
+    return text + END_MARKER if pieces[-1][1] else text
+
+
+def _paths(parts: list[_Part]) -> list[tuple[str, bool]]:
+    owners: dict[str, list[_Part]] = {}
+    for part in parts:
+        for path in part.paths:
+            owners.setdefault(path, []).append(part)
+    if not owners:
+        return [("paths: {}\n", False)]
+    out = [("paths:\n", False)]
+    for path in sorted(owners):
+        holders = owners[path]
+        if len(holders) == 1:  # the usual case: one package's path, dumped once and kept
+            out.append(_piece(holders[0], "path", path, lambda h=holders[0], p=path: path_item(h.paths[p])))
+        else:  # verbs of one path from several packages
+            merged = {verb: op for h in holders for verb, op in h.paths[path].items()}
+            out.append(fragment(path, path_item(merged), 2))
+    return out
+
+
+def _schemas(parts: list[_Part]) -> list[tuple[str, bool]]:
+    first: dict[str, _Part] = {}
+    for part in parts:
+        for name in part.components:
+            first.setdefault(name, part)
+    return [
+        _piece(first[name], "schema", name, lambda n=name: first[n].components[n], indent=4)
+        for name in sorted(first, key=map_key)
+    ]
+
+
+def _piece(part: _Part, kind: str, name: str, value: Any, indent: int = 2) -> tuple[str, bool]:
+    found = part.yaml.get((kind, name))
+    if found is None:
+        found = part.yaml[(kind, name)] = fragment(name, value(), indent)
+    return found

@@ -1,0 +1,136 @@
+"""The cache file: what the last successful run produced, and from what.
+
+One file, `cache`, in the project's state folder (`kit_core.writer.statedir`), never in the
+project. Its first line is `kit-cache <format> <digest of the rest>`; the rest is JSON:
+
+    build        kit's identity (`build.py`): another kit never trusts it
+    project      the project's real path
+    saved_at     when it was written (ns), for the stat records below
+    inputs       digest of every input file's bytes and the run's options (`inputs.py`)
+    targets      the targets of that run
+    diagnostics  the warnings that run printed, to print them again when nothing changed
+    manifest     the manifest's output keys (the writer's plan needs them without YAML)
+    units        unit name -> [key, [[path, owner, digest of the content], ...]]
+    run_units    the units of that run (others may be kept for other targets)
+    stats        path -> [size, mtime_ns, ctime_ns, inode] of each REGEN output as left
+    watch        files outside the design that decide output (plugins, included protos,
+                 go.sum: `program.watched_inputs`) -> their size, time and inode then
+
+A cache that is truncated, edited, of another format, another kit or another project is
+ignored as if there were none (`load` returns None): the run is then a full one. Nothing
+read from it is believed about the disk without a check (`verify.py`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kit_core.incremental.keys import digest
+
+CACHE_NAME = "cache"
+FORMAT = 1
+_MAGIC = "kit-cache"
+
+Output = tuple[str, str, str]  # (path, owner value, content digest)
+
+
+@dataclass(slots=True)
+class UnitEntry:
+    key: str
+    outputs: list[Output]
+
+
+@dataclass(slots=True)
+class Cache:
+    build: str
+    project: str
+    inputs: str = ""
+    targets: list[str] = field(default_factory=list)
+    diagnostics: list[list[Any]] = field(default_factory=list)
+    manifest: dict[str, Any] = field(default_factory=dict)
+    units: dict[str, UnitEntry] = field(default_factory=dict)
+    run_units: list[str] = field(default_factory=list)
+    stats: dict[str, list[int]] = field(default_factory=dict)
+    watch: dict[str, str] = field(default_factory=dict)
+    saved_at: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "build": self.build,
+            "project": self.project,
+            "saved_at": self.saved_at,
+            "inputs": self.inputs,
+            "targets": self.targets,
+            "diagnostics": self.diagnostics,
+            "manifest": self.manifest,
+            "units": {n: [u.key, [list(o) for o in u.outputs]] for n, u in sorted(self.units.items())},
+            "run_units": self.run_units,
+            "stats": self.stats,
+            "watch": self.watch,
+        }
+
+
+def path_of(folder: Path) -> Path:
+    return folder / CACHE_NAME
+
+
+def load(folder: Path, build: str, project: str) -> Cache | None:
+    """The cache of this kit for this project, or None (absent, damaged, foreign, stale)."""
+    try:
+        raw = path_of(folder).read_bytes()
+    except OSError:
+        return None
+    head, sep, body = raw.partition(b"\n")
+    fields = head.decode("ascii", "replace").split(" ")
+    if not sep or len(fields) != 3 or fields[0] != _MAGIC or fields[1] != str(FORMAT):
+        return None
+    if digest(body) != fields[2]:
+        return None
+    try:
+        data = json.loads(body)
+        cache = _from_json(data)
+    except (ValueError, TypeError, KeyError, IndexError):
+        return None
+    if cache.build != build or cache.project != project:
+        return None
+    return cache
+
+
+def _from_json(data: dict[str, Any]) -> Cache:
+    units = {
+        str(name): UnitEntry(str(key), [(str(p), str(o), str(d)) for p, o, d in outputs])
+        for name, (key, outputs) in data["units"].items()
+    }
+    stats = {str(p): [int(v) for v in s] for p, s in data["stats"].items()}
+    return Cache(
+        build=str(data["build"]),
+        project=str(data["project"]),
+        inputs=str(data["inputs"]),
+        targets=[str(t) for t in data["targets"]],
+        diagnostics=list(data["diagnostics"]),
+        manifest=dict(data["manifest"]),
+        units=units,
+        run_units=[str(n) for n in data["run_units"]],
+        stats=stats,
+        watch={str(p): str(i) for p, i in data["watch"].items()},
+        saved_at=int(data["saved_at"]),
+    )
+
+
+def save(folder: Path, cache: Cache) -> None:
+    """Written beside and renamed over the old one: a reader sees one or the other."""
+    cache.saved_at = time.time_ns()
+    body = json.dumps(cache.to_json(), separators=(",", ":")).encode("utf-8")
+    target = path_of(folder)
+    tmp = target.with_name(CACHE_NAME + ".tmp")
+    tmp.write_bytes(f"{_MAGIC} {FORMAT} {digest(body)}\n".encode("ascii") + body)
+    os.replace(tmp, target)
+
+
+def forget(folder: Path) -> None:
+    path_of(folder).unlink(missing_ok=True)

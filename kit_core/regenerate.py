@@ -1,0 +1,347 @@
+"""One generation run, as `kit gen` and kit-lsp's generate-on-save do it.
+
+    outcome = regenerate(design_root, targets=("go", "docs"), parallel=True, on_wait=note)
+
+Under the project's lock (`writer.lock`; a second run waits and says so), it:
+
+1. finishes or undoes the commit of a run that died (`writer.journal`);
+2. when every input file has the bytes of the last successful run's and that run's outputs
+   are still on disk as it left them, renders nothing: it prints that run's diagnostics,
+   sweeps and reports (the no-op run; nothing is parsed);
+3. otherwise loads and checks the design (or takes the analysed design the caller holds:
+   the language server's, when it is what is on disk) and stops there on an error;
+4. asks the generators for their render units (`generators.units`), renders only those
+   whose key changed or whose files on disk were edited or deleted (on two cores when
+   there are many, `incremental.render`), formats them, and writes all of it or none of
+   it (`writer`); the other units' outputs are known to be on disk already;
+5. remembers, for the next run, what produced each output (`incremental.store`).
+
+The output is the one a full run gives: `tests/incremental` compares the two over random
+edits. Bad input (design errors, a go.mod missing, an output through a symlink outside
+the project) is reported, located, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from kit_core.generators.base import Notice, OutputFile, Owner
+from kit_core.incremental import store
+from kit_core.incremental.build import build_id
+from kit_core.incremental.inputs import inputs_digest
+from kit_core.incremental.keys import digest
+from kit_core.incremental.verify import Check, check_outputs, stat_record
+from kit_core.writer import Journal, Known, WriteReport, write_outputs
+from kit_core.writer.journal import Recovery, recover
+from kit_core.writer.lock import project_lock
+
+if TYPE_CHECKING:
+    from kit_core.diagnostics import Diagnostic
+    from kit_core.generators.units import RenderUnit
+    from kit_core.program import CheckResult, Design
+
+TARGETS = ("go", "docs")
+
+
+@dataclass(frozen=True, slots=True)
+class Printed:
+    """A diagnostic as printed (the cache keeps these, to print them again unparsed)."""
+
+    path: str
+    line: int  # 1-based
+    col: int  # 1-based, bytes
+    severity: str
+    code: str
+    message: str
+
+    @classmethod
+    def of(cls, d: Diagnostic) -> Printed:
+        s = d.span
+        return cls(s.path, s.start_line + 1, s.start_col + 1, d.severity.value, d.code, d.message)
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A design the caller already loaded and checked (kit-lsp), when it is what is on disk."""
+
+    design: Design
+    checked: CheckResult
+
+
+@dataclass(slots=True)
+class Outcome:
+    project_root: Path
+    diagnostics: list[Printed] = field(default_factory=list)
+    report: WriteReport | None = None  # None: the design has errors and nothing was written
+    recovery: Recovery = field(default_factory=Recovery)
+    rendered: list[str] = field(default_factory=list)  # names of the units rendered
+    reused: int = 0  # units taken from the cache
+    fast: bool = False  # nothing changed: nothing was parsed
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.is_error for d in self.diagnostics)
+
+    @property
+    def notices(self) -> list[Notice]:
+        return list(self.report.notices) if self.report is not None else []
+
+
+def regenerate(
+    design_root: Path,
+    *,
+    project_root: Path | None = None,
+    targets: Iterable[str] = TARGETS,
+    parallel: bool = False,
+    on_wait: Callable[[str], None] | None = None,
+    progress: Callable[[str], None] = lambda _: None,
+    loaded: Loaded | None = None,
+    resident: bool = False,
+    renames: Mapping[str, str] | None = None,
+) -> Outcome:
+    """``resident``: the caller lives on (kit-lsp), so generators may keep pieces of their
+    output for the next run (`GenContext.keys`). ``renames``: old logic stub -> new stub of
+    methods renamed in the editor (the writer carries the code). Raises `program.DesignError` (no go.mod) and
+    `writer.statedir.StateDirError`."""
+    design_root = Path(design_root).resolve()
+    project_root = Path(project_root or design_root.parent).resolve()
+    chosen = tuple(sorted(set(targets)))
+    with project_lock(project_root, on_wait) as folder:
+        run = _Run(folder, design_root, project_root, chosen, parallel, progress)
+        run.resident = resident
+        run.renames = renames
+        run.outcome.recovery = recover(folder, project_root)
+        return run.fast() or run.full(loaded)
+
+
+class _Run:
+    def __init__(
+        self,
+        folder: Path,
+        design_root: Path,
+        project_root: Path,
+        targets: tuple[str, ...],
+        parallel: bool,
+        progress: Callable[[str], None],
+    ) -> None:
+        self.folder, self.design_root, self.project_root = folder, design_root, project_root
+        self.targets, self.parallel, self.progress = targets, parallel, progress
+        self.root = str(project_root)
+        self.build = build_id()
+        self.cache = store.load(folder, self.build, os.path.realpath(project_root))
+        self.inputs = inputs_digest(self.build, design_root, project_root, _go_mod(project_root), targets)
+        self.outcome = Outcome(project_root)
+        self.rendered_files: dict[str, list[OutputFile]] = {}
+        self.resident = False
+        self.renames: Mapping[str, str] | None = None
+
+    # ------------------------------------------------------------------ nothing changed
+
+    def fast(self) -> Outcome | None:
+        from kit_core.program import file_identity
+
+        cache = self.cache
+        if cache is None or cache.inputs != self.inputs or cache.targets != list(self.targets):
+            return None
+        if any(file_identity(path) != identity for path, identity in cache.watch.items()):
+            return None
+        check = Check()
+        entries = [cache.units[n] for n in cache.run_units if n in cache.units]
+        if len(entries) != len(cache.run_units):
+            return None
+        if not all(check_outputs(self.root, e.outputs, cache, check) for e in entries):
+            return None
+        known = [Known(p, Owner(o)) for e in entries for p, o, _ in e.outputs]
+        report = self._write([], known, _manifest_from(cache.manifest))
+        self.outcome.diagnostics = [Printed(*d) for d in cache.diagnostics]
+        self.outcome.report, self.outcome.fast, self.outcome.reused = report, True, len(entries)
+        if report.ok and (check.read or report.swept):
+            cache.stats.update(check.stats)  # fresh records: the next run trusts them
+            store.save(self.folder, cache)
+        return self.outcome
+
+    # ------------------------------------------------------------------ something changed
+
+    def full(self, loaded: Loaded | None) -> Outcome:
+        from kit_core import program
+        from kit_core.generators.go import paused_gc
+
+        self.progress("loading the design")
+        if loaded is None:
+            design = program.load_design(self.design_root, project_root=self.project_root)
+            self.progress("checking")
+            checked = program.check(design)
+        else:
+            design, checked = loaded.design, loaded.checked
+        self.outcome.diagnostics = _printed(checked.diagnostics)
+        if self.outcome.has_errors:
+            return self.outcome
+        self.progress("generating")
+        with paused_gc():
+            if design.module is None:
+                _, design.module = program.find_go_module(self.project_root)
+            keys = _keys(design, self.build, checked.analysis)
+            units = program.units(design, checked.analysis, self.targets, keys if self.resident else None)
+            fresh = {u.name: keys.of(u) for u in units}
+            todo, known, check = self._reusable(units, fresh)
+            files = self._render(todo)
+        self.progress("writing")
+        report = self._write(files, known, design.manifest)
+        self.outcome.report = report
+        self.outcome.rendered, self.outcome.reused = [u.name for u in todo], len(units) - len(todo)
+        if report.ok:
+            self._remember(units, fresh, files, check, design)
+        return self.outcome
+
+    def _reusable(
+        self, units: Sequence[RenderUnit], fresh: dict[str, str]
+    ) -> tuple[list[RenderUnit], list[Known], Check]:
+        check = Check()
+        todo: list[RenderUnit] = []
+        known: list[Known] = []
+        for u in units:
+            entry = self.cache.units.get(u.name) if self.cache is not None else None
+            if entry is not None and entry.key == fresh[u.name] and self.cache is not None:
+                if check_outputs(self.root, entry.outputs, self.cache, check):
+                    known += [Known(p, Owner(o)) for p, o, _ in entry.outputs]
+                    continue
+            todo.append(u)
+        return todo, known, check
+
+    def _render(self, todo: list[RenderUnit]) -> list[OutputFile]:
+        from kit_core.generators.go.gofmt import gofmt_all
+        from kit_core.generators.go.render import preload
+        from kit_core.incremental.render import render_units
+
+        rendered = render_units(todo, self.parallel, before_fork=preload)
+        self.rendered_files = rendered
+        return gofmt_all(sorted((f for fs in rendered.values() for f in fs), key=lambda f: f.path))
+
+    def _write(self, files: list[OutputFile], known: list[Known], manifest: Any) -> WriteReport:
+        journal = Journal(self.folder, self.project_root)
+        return write_outputs(
+            self.project_root, files, manifest, targets=self.targets, known=known, journal=journal, renames=self.renames
+        )
+
+    def _remember(
+        self, units: Sequence[RenderUnit], fresh: dict[str, str], files: list[OutputFile], check: Check, design: Design
+    ) -> None:
+        from kit_core import program
+
+        cache = store.Cache(self.build, os.path.realpath(self.project_root))
+        if self.cache is not None and set(self.targets) != set(TARGETS):
+            cache.units = dict(self.cache.units)  # other targets' units stay known
+        cache.stats = dict(check.stats)
+        self._units_into(cache, units, fresh, {f.path: f for f in files})
+        cache.run_units = [u.name for u in units]
+        cache.inputs, cache.targets = self.inputs, list(self.targets)
+        cache.diagnostics = [list(_as_row(d)) for d in self.outcome.diagnostics]
+        cache.manifest = _manifest_facts(design.manifest)
+        cache.watch = {p: program.file_identity(p) for p in program.watched_inputs(design)}
+        store.save(self.folder, cache)
+
+    def _units_into(
+        self, cache: store.Cache, units: Sequence[RenderUnit], fresh: dict[str, str], formatted: dict[str, OutputFile]
+    ) -> None:
+        """Each unit's key and outputs: as rendered now, or as the last run knew them; and the
+        stat records of the REGEN files just written or found unchanged."""
+        for u in units:
+            raw = self.rendered_files.get(u.name)
+            if raw is None:
+                assert self.cache is not None  # a unit not rendered was known
+                cache.units[u.name] = self.cache.units[u.name]
+                continue
+            outputs = [formatted[f.path] for f in raw]
+            cache.units[u.name] = store.UnitEntry(fresh[u.name], [_entry(f) for f in outputs])
+            for f in outputs:
+                record = _stat(self.root, f.path) if f.owner is Owner.REGEN else None
+                if record is not None:
+                    cache.stats[f.path] = record
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _go_mod(project_root: Path) -> Path | None:
+    for d in (project_root, *project_root.parents):
+        if (d / "go.mod").is_file():
+            return d / "go.mod"
+    return None
+
+
+def _printed(diagnostics: Iterable[Diagnostic]) -> list[Printed]:
+    return sorted(set(map(Printed.of, diagnostics)), key=lambda p: (p.path, p.line, p.col, p.code, p.message))
+
+
+def _as_row(p: Printed) -> tuple[str, int, int, str, str, str]:
+    return (p.path, p.line, p.col, p.severity, p.code, p.message)
+
+
+def _entry(f: OutputFile) -> store.Output:
+    return (f.path, f.owner.value, digest(f.content.encode("utf-8")))
+
+
+def _stat(root: str, path: str) -> list[int] | None:
+    try:
+        return stat_record(os.lstat(os.path.join(root, path)))
+    except OSError:
+        return None
+
+
+def _keys(design: Design, build: str, analysis: Any) -> Any:
+    """The keys of this run's units. Their common part names kit, the manifest, the module, and
+    the declaration names that clash across packages (generated names take a package prefix
+    then - the OpenAPI components and the Go functions validating generic instances)."""
+    from kit_core.generators.openapi import symbols_of
+    from kit_core.generators.openapi.names import DeclNames
+    from kit_core.incremental.keys import DesignKeys, base_key
+
+    root = design.root
+    files = [(os.path.relpath(f.path, root), f.package, f.source) for f in design.files]
+    protos = {}
+    for p in design.protos:
+        try:
+            protos[os.path.relpath(p, root)] = p.read_bytes()
+        except OSError:
+            protos[os.path.relpath(p, root)] = b"\0unreadable"
+    manifest_text = _manifest_text(design)
+    clashing = ",".join(sorted(DeclNames(symbols_of(analysis)).clashing))
+    base = base_key(build, manifest_text, design.module or "", design.design_dir, clashing)
+    return DesignKeys(base, files, protos)
+
+
+def _manifest_text(design: Design) -> str:
+    """The manifest as parsed (its dataclasses print every value), not its bytes: a comment
+    edit in the manifest changes no output."""
+    m = design.manifest
+    return repr((m.openapi, m.output, m.events_targets, m.proto))
+
+
+def _manifest_facts(manifest: Any) -> dict[str, Any]:
+    from dataclasses import asdict
+
+    targets = manifest.events_targets
+    return {
+        "path": manifest.path,
+        "output": asdict(manifest.output),
+        "events_targets": None if targets is None else [[t.lang, t.out] for t in targets],
+    }
+
+
+def _manifest_from(facts: dict[str, Any]) -> Any:
+    from kit_core.manifest import EventTarget, Manifest, OutputConfig
+
+    targets = facts.get("events_targets")
+    return Manifest(
+        path=str(facts.get("path", "")),
+        output=OutputConfig(**facts.get("output", {})),
+        events_targets=None if targets is None else tuple(EventTarget(str(a), str(b)) for a, b in targets),
+    )
