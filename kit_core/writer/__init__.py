@@ -21,8 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kit_core.generators.base import Notice, OutputFile
-from kit_core.stubs.step import stubs_step
+from kit_core.generators.base import Notice, OutputFile, Owner
 from kit_core.writer.apply import WriteFailed, apply_plan
 from kit_core.writer.headers import GO_GEN_ONCE, GO_REGEN, YAML_REGEN
 from kit_core.writer.host import DiskHost, Host, MemoryHost
@@ -93,7 +92,11 @@ def plan_outputs(
     chosen = tuple(targets)
     plan = Plan()
     stub_notices: list[Notice] = []
-    if "go" in chosen:  # a renamed method's code carried into its new stub; drift of the others
+    if "go" in chosen and any(f.owner is Owner.GEN_ONCE and f.path.endswith(".go") for f in files):
+        # a renamed method's code carried into its new stub; drift of the stubs rendered (imported
+        # here: a no-op run renders nothing and must not load the Go reader)
+        from kit_core.stubs.step import stubs_step
+
         files, stub_notices = stubs_step(host, files, manifest, renames, [k.path for k in known])
     _aliases(host, manifest, plan)
     classify(host, files, known, plan)
