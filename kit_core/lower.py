@@ -52,6 +52,7 @@ from kit_core.model import (
     TypeParam,
     TypeRef,
 )
+from kit_core.recovery import recover
 from kit_core.shift import Shift
 from kit_core.source import LineIndex, Span
 
@@ -134,8 +135,16 @@ def lower_tree(path: str, source: str | bytes, tree: Tree, reuse: Reuse | None =
 
     With ``reuse`` (kept by the caller across the versions of one file), declarations
     lowered last time from the same text are reused instead of lowered again."""
+    data = _encode(source)
     with paused_gc():
-        return _Lowerer(path, _encode(source), tree, reuse).lower()
+        lowered = _Lowerer(path, data, tree, reuse).lower()
+        if not tree.root_node.has_error:
+            return lowered
+        if reuse is not None and reuse.repaired is None:
+            reuse.repaired = Reuse()
+        again = reuse.repaired if reuse is not None else None
+        repaired = recover(path, data, lambda text, fixed: _Lowerer(path, text, fixed, again).lower())
+        return repaired if repaired is not None else lowered
 
 
 class _Unit:
@@ -161,11 +170,12 @@ class Reuse:
     syntax error or handing decorators on to the next declaration are always lowered.
     """
 
-    __slots__ = ("path", "units")
+    __slots__ = ("path", "units", "repaired")
 
     def __init__(self) -> None:
         self.path: str | None = None
         self.units: dict[bytes, list[_Unit]] = {}
+        self.repaired: Reuse | None = None  # the same for the texts `recovery` supplies braces to
 
 
 _KnownDecorator = tuple[str, bool, tuple[int, int], tuple[tuple[LiteralKind, str, object, int, int], ...], int]

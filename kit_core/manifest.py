@@ -13,14 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kit_core.designfiles import MANIFEST_NAME  # noqa: F401 - one spelling of the name, re-exported
 from kit_core.manifest_keys import BY_NAME, OUTPUT_KEYS, SCALAR_KEYS, SECTION_KEYS
 from kit_core.manifest_keys import REMOVED_KEYS as REMOVED_KEYS  # re-exported (the reader imports it from here)
 
 if TYPE_CHECKING:
     from kit_core.diagnostics import Diagnostic
     from kit_core.source import Span
-
-MANIFEST_NAME = "kit.design.yaml"
 
 FILE_CASES = BY_NAME["output.fileCase"].values
 KINDS = BY_NAME["output.kind"].values

@@ -22,6 +22,8 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kit_core.designfiles import SKIP_DIRS as _SKIP_DIRS
+from kit_core.designfiles import design_files
 from kit_core.generators.base import GenContext, Notice, OutputFile
 from kit_core.manifest import MANIFEST_NAME, Manifest, default_manifest, parse_manifest
 from kit_core.source import file_span
@@ -36,8 +38,6 @@ def make(code: str, span: Any, **fields: Any) -> Diagnostic:
     from kit_core.diagnostics import make as make_diagnostic
 
     return make_diagnostic(code, span, **fields)
-
-_SKIP_DIRS = frozenset({"vendor", "node_modules"})
 
 
 class Stage(str, Enum):
@@ -142,15 +142,6 @@ class Design:
             return self.root.relative_to(self.project_root).as_posix()
         except ValueError:
             return self.root.as_posix()
-
-
-def design_files(root: Path, suffix: str = ".kit") -> list[Path]:
-    """Every design file under the root, recursively, skipping hidden and vendored folders."""
-    out: list[Path] = []
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS)
-        out.extend(Path(dirpath) / f for f in sorted(filenames) if f.endswith(suffix))
-    return out
 
 
 def parse_design_file(path: str, text: str) -> SourceFile:

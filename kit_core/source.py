@@ -35,6 +35,14 @@ class Span(NamedTuple):
 
 
 NO_SPAN = Span("", 0, 0, 0, 0, 0, 0, 0, 0)
+
+
+def end_of(span: Span) -> Span:
+    """The empty span just after ``span`` (where a fix inserts text)."""
+    return Span(
+        span.path, span.end_byte, span.end_byte, span.end_line, span.end_col, span.end_line, span.end_col,
+        span.end_col16, span.end_col16,
+    )  # fmt: skip
 """For problems that belong to no place in a file (a whole-design rule, a missing file)."""
 
 

@@ -19,7 +19,7 @@ from kit_lsp.convert import lsp_diagnostic, lsp_range, uri_of
 from kit_lsp.project import Snapshot
 
 if TYPE_CHECKING:
-    from kit_lsp.server import KitLanguageServer
+    from kit_lsp.app import KitLanguageServer
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +44,7 @@ class DesignJob:
         self._tasks: set[asyncio.Future[None]] = set()
         self.latest: dict[str, list[Diagnostic]] = {}  # path -> what was last published (kit values)
         self._told: set[str] = set()
+        self._shown: dict[str, set[str]] = {}  # design -> files with diagnostics of this source
 
     def on_snapshot(self, snap: Snapshot) -> None:
         """An analysis of a design was published: compute again once edits pause."""
@@ -88,13 +89,24 @@ class DesignJob:
             self.publish(snap, found)
 
     def publish(self, snap: Snapshot, found: dict[str, list[Diagnostic]]) -> None:
+        """For every file of the design with something to show, open or not, and `[]` where
+        something was shown before."""
         state = self._server.state
-        for doc in state.docs_for(snap.key):
-            if snap.versions.get(doc.path, doc.version) != doc.version:
+        open_docs = {d.path: d for d in state.docs_for(snap.key)}
+        shown = self._shown.setdefault(snap.key, set())
+        for path in sorted(found.keys() | shown):
+            doc = open_docs.get(path)
+            if doc is not None and snap.versions.get(path, doc.version) != doc.version:
                 continue  # edited since: the next analysis schedules this again
-            diags = found.get(doc.path, [])
-            self.latest[doc.path] = diags
-            self._server.diagnostics.set(self.source, doc, [lsp_diagnostic(d, state.encoding) for d in diags])
+            diags = found.get(path, [])
+            self.latest[path] = diags
+            uri, version = (doc.uri, doc.version) if doc is not None else (uri_of(path), None)
+            converted = [lsp_diagnostic(d, state.encoding) for d in diags]
+            self._server.diagnostics.set_file(self.source, uri, version, converted)
+            if diags:
+                shown.add(path)
+            else:
+                shown.discard(path)
         self._server.refresh.soon()  # code lenses show the stubs' state
 
     async def idle(self) -> None:

@@ -236,8 +236,22 @@ def _decorators(req: Request, sites: frozenset[Site], before: str, where: ctx.Co
             continue
         if spec.family is not None and family is not None and spec.family is not family:
             continue
-        items.append(_item(spec.name, CK.Function, spec.summary, data={"decorator": spec.name}))
+        sort = f"{_decorator_tier(spec.name, spec.family, spec.binding)}{spec.name}"
+        items.append(_item(spec.name, CK.Function, spec.summary, sort=sort, data={"decorator": spec.name}))
     return items
+
+
+_RARE = frozenset({"deprecated", "sensitive", "passthrough", "ignoreMiddleware", "ignoreSecurity", "ignoreTags"})
+
+
+def _decorator_tier(name: str, family: Family | None, binding: str | None) -> int:
+    """Most likely first: validators (those that fit the field's type: the others are not
+    offered), then the rest, then bindings, then decorators that change a lot when added."""
+    if family is not None:
+        return 0
+    if name in _RARE:
+        return 3
+    return 2 if binding is not None else 1
 
 
 def _field_family(req: Request, before: str, where: ctx.Container) -> Family | None:

@@ -62,6 +62,11 @@ class Document:
     def text(self) -> str:
         return self.source.decode("utf-8", "replace")
 
+    def text_version(self) -> tuple[str, int | None]:
+        """The text and its version, read together (see `parsed_version`)."""
+        with self.lock:
+            return self.text, self.version
+
     # ------------------------------------------------------------------ edits
 
     def apply(self, changes: Sequence[lsp.TextDocumentContentChangeEvent], version: int | None, encoding: str) -> None:
@@ -125,11 +130,17 @@ class Document:
 
     def parsed(self) -> SourceFile:
         """The model of the current text (lowered once per version)."""
+        return self.parsed_version()[0]
+
+    def parsed_version(self) -> tuple[SourceFile, int | None]:
+        """The model of the current text and the version it is the text of, read together:
+        an edit applied between reading one and the other would label an older model with a
+        newer version (and publish its diagnostics as the newer text's)."""
         with self.lock:
             if self._file is None:
                 tree = self.current_tree()
                 self._file = lower_tree(self.path, self.source, tree, self._reuse)
-            return self._file
+            return self._file, self.version
 
     @property
     def is_parsed(self) -> bool:

@@ -1,6 +1,8 @@
 """Generation of a design on save, as `kit gen` does it (`kit_core.regenerate`).
 
-What was saved is what is generated: the server's latest analysis of the design is used
+It runs in the worker process (`kit_lsp.worker`). What was saved is what is generated: the
+worker keeps a parsed and analysed copy of each design it generated (`ResidentDesigns`,
+re-parsing only the files whose size or time changed, re-analysing incrementally), used
 when every file it analysed has, on disk, the text it analysed (and no design file was
 added or removed); otherwise the design is read from disk. Either way the run is
 incremental (only what the edit can change is rendered) and takes the project lock, so a
@@ -23,7 +25,8 @@ from kit_core.regenerate import Loaded, regenerate
 from kit_core.writer.statedir import StateDirError
 
 if TYPE_CHECKING:
-    from kit_lsp.project import Snapshot
+    from kit_core.generators.base import Notice
+    from kit_lsp.project import DesignSession, Snapshot
 
 
 @dataclass
@@ -37,6 +40,12 @@ class Outcome:
     notices: list[str] = field(default_factory=list)
     rendered: int = 0  # render units rendered (the others were unchanged)
     units: int = 0  # render units of the run
+
+    @classmethod
+    def from_dict(cls, root: Path, raw: dict[str, object]) -> Outcome:
+        """An outcome sent by the worker process as JSON (unknown keys ignored)."""
+        known = {f for f in cls.__dataclass_fields__ if f != "root"}
+        return cls(root, **{k: v for k, v in raw.items() if k in known})  # type: ignore[arg-type]
 
     @property
     def ok(self) -> bool:
@@ -94,7 +103,8 @@ def generate_design(
         outcome.failure = "; ".join(d.render() for d in report.problems)
         return outcome
     outcome.written, outcome.swept, outcome.unchanged = report.written, report.swept, len(report.unchanged)
-    outcome.notices = [printable(f"{n.path}: {n.message}") for n in report.notices]
+    notices = [*report.notices, *_pin_runtime(result.project_root)]
+    outcome.notices = [printable(f"{n.path}: {n.message}") for n in notices]
     outcome.rendered, outcome.units = len(result.rendered), len(result.rendered) + result.reused
     return outcome
 
@@ -133,3 +143,29 @@ def _manifest_on_disk(root: Path, snap: Snapshot) -> bool:
     if not text.strip():
         return True
     return parse_manifest(str(path), text)[0] == snap.manifest
+
+
+def _pin_runtime(project_root: Path) -> list[Notice]:
+    """As `kit gen` does after a successful run: the project's go.mod requires this kit's
+    runtime (a project pinned already, or on a published runtime, is left alone)."""
+    from kit_core.gomod import pin_runtime
+
+    return pin_runtime(project_root)
+
+
+class ResidentDesigns:
+    """The worker's own parsed and analysed designs, one incremental session per root, so a
+    save after an edit parses and analyses only what changed (the server's sessions live in
+    another process)."""
+
+    def __init__(self) -> None:
+        self._sessions: dict[Path, DesignSession] = {}
+
+    def snapshot(self, root: Path) -> Snapshot:
+        from kit_lsp.project import DesignSession
+
+        session = self._sessions.get(root)
+        if session is None:
+            session = self._sessions[root] = DesignSession(root)
+        session.forget_listing()  # a save may have added or removed files: list them again
+        return session.analyze({})

@@ -52,6 +52,7 @@ class Snapshot:
     symbols: SymbolTable
     analysis: Any = None
     versions: dict[str, int | None] = field(default_factory=dict)  # open buffers analysed
+    manifest_text: str | None = None  # the manifest's text analysed (None: no manifest)
     protos: Any = None  # kit_core.proto.ProtoDesign: the design's protos compiled (None without protos)
     proto_outlines: dict[str, list[Any]] = field(default_factory=dict)  # import name -> last good outline
 
@@ -118,16 +119,20 @@ class DesignSession:
         self.protos = Protos(root)
 
     def analyze(self, open_docs: Mapping[str, Document]) -> Snapshot:
-        text, manifest, mdiags = _manifest(self.root, open_docs, self._manifest_text)
+        mpath = str(self.root / MANIFEST_NAME)
+        manifest_doc = open_docs.get(mpath)
+        manifest_text, manifest_version = manifest_doc.text_version() if manifest_doc is not None else (None, None)
+        text, manifest, mdiags = _manifest(self.root, manifest_text, self._manifest_text)
         self._manifest_text = (text, manifest, mdiags) if text is not None else None
-        files = self._files(open_docs)
+        files, versions = self._files(open_docs)
+        if manifest_doc is not None:
+            versions[mpath] = manifest_version
         analysis = self._update(manifest, files)
-        versions = {p: d.version for p, d in open_docs.items()}
         compiled, proto_versions = self.protos.compile(manifest, open_docs)
         versions.update(proto_versions)
         diags = merge(mdiags, analysis.diagnostics, self.protos.diagnostics(manifest, analysis))
         symbols = analysis.symbols
-        snap = Snapshot(str(self.root), self.root, manifest, files, diags, symbols, analysis, versions)
+        snap = Snapshot(str(self.root), self.root, manifest, files, diags, symbols, analysis, versions, text)
         snap.protos, snap.proto_outlines = compiled, self.protos.outlines
         return snap
 
@@ -143,16 +148,19 @@ class DesignSession:
             self._paths, self._walked = {str(p) for p in program.design_files(self.root)}, now
         return self._paths
 
-    def _files(self, open_docs: Mapping[str, Document]) -> dict[str, SourceFile]:
+    def _files(self, open_docs: Mapping[str, Document]) -> tuple[dict[str, SourceFile], dict[str, int | None]]:
+        """The design's files (open buffers over disk) and the version of each open buffer read."""
         paths = set(self._listing())
         paths |= {p for p, d in open_docs.items() if d.kind == "kit"}
         files: dict[str, SourceFile] = {}
+        versions: dict[str, int | None] = {}
         for path in sorted(paths):
             doc = open_docs.get(path)
-            parsed = doc.parsed() if doc is not None else self.disk.get(path)
-            if parsed is not None:
+            if doc is not None:
+                files[path], versions[path] = doc.parsed_version()
+            elif (parsed := self.disk.get(path)) is not None:
                 files[path] = parsed
-        return files
+        return files, versions
 
     def _update(self, manifest: Manifest, files: dict[str, SourceFile]) -> Analysis:
         if self._analyzer is None or manifest != self._manifest:
@@ -172,23 +180,23 @@ class DesignSession:
 def analyze_single(doc: Document) -> Snapshot:
     """A file outside any design folder, checked on its own."""
     manifest = default_manifest(str(Path(doc.path).parent / MANIFEST_NAME))
-    parsed = doc.parsed()
+    parsed, version = doc.parsed_version()
     analysis = analyze([parsed], manifest)
     files = {doc.path: parsed}
-    versions = {doc.path: doc.version}
+    versions = {doc.path: version}
     diags = list(analysis.diagnostics)
     return Snapshot(doc.path, None, manifest, files, diags, analysis.symbols, analysis, versions)
 
 
 def _manifest(
-    root: Path, open_docs: Mapping[str, Document], last: tuple[str, Manifest, list[Diagnostic]] | None = None
+    root: Path, buffer: str | None, last: tuple[str, Manifest, list[Diagnostic]] | None = None
 ) -> tuple[str | None, Manifest, list[Diagnostic]]:
-    """(text, manifest, diagnostics) of the design's manifest; ``last`` is reused when the
-    text is the same (a keystroke in a `.kit` file does not parse the YAML again)."""
+    """(text, manifest, diagnostics) of the design's manifest (``buffer``: its open buffer's
+    text); ``last`` is reused when the text is the same (a keystroke in a `.kit` file does
+    not parse the YAML again)."""
     mpath = root / MANIFEST_NAME
-    doc = open_docs.get(str(mpath))
     try:
-        text = doc.text if doc is not None else mpath.read_text(encoding="utf-8")
+        text = buffer if buffer is not None else mpath.read_text(encoding="utf-8")
     except OSError:
         return None, default_manifest(str(mpath)), []
     if last is not None and last[0] == text:

@@ -48,7 +48,7 @@ class Protos:
         if not buffers and not disk:
             self._key, self._design = None, None
             return None, {}
-        texts = {p: (d.text, d.version) for p, d in buffers.items()}
+        texts = {p: d.text_version() for p, d in buffers.items()}
         versions = {p: tv[1] for p, tv in texts.items()}
         key = (manifest.proto, manifest.output.pb, manifest.output.file_case, tuple(sorted(
             (p, tv[0]) for p, tv in texts.items())), tuple((p, _stamp(p)) for p in disk if p not in buffers))

@@ -17,7 +17,7 @@ from lsprotocol import types as lsp
 from kit_core import gcpause
 from kit_core.model import SourceFile
 from kit_core.symbols import SymbolTable
-from kit_lsp.convert import UTF16
+from kit_lsp.convert import UTF16, uri_of
 from kit_lsp.documents import Document, DocumentStore
 from kit_lsp.project import DesignSession, Snapshot, analyze_single, design_root_for
 from kit_lsp.settings import Settings
@@ -59,6 +59,8 @@ class State:
         self.settings = Settings()
         self.encoding: str = UTF16
         self.workspace_root: Path | None = None  # the client's root folder
+        self.folders: list[Path] = []  # the workspace folders
+        self.designs: set[str] = set()  # design roots found in the workspace folders
         self.analysis_pool = ThreadPoolExecutor(1, thread_name_prefix="kit-analysis")
         self._sessions: dict[Path, DesignSession] = {}
         self._snapshots: dict[str, Snapshot] = {}
@@ -114,6 +116,10 @@ class State:
         if session is not None:
             session.forget_listing()
 
+    def tracks(self, root: str) -> bool:
+        """Whether the design at ``root`` is analysed (in the workspace, or a file of it is open)."""
+        return root in self.designs or Path(root) in self._sessions or bool(self.docs_for(root))
+
     def latest(self, key: str) -> Snapshot | None:
         return self._snapshots.get(key)
 
@@ -128,16 +134,29 @@ class State:
             snap = self.analyze(key)
         return snap
 
-    def view(self, uri: str) -> View | None:
-        """The document's view for a request (None when the document is not open)."""
+    def view(self, uri: str, fresh: bool = False) -> View | None:
+        """The document's view for a request (None when the document is not open).
+
+        Reading requests (hover, completion) take the latest analysis as it is; ``fresh``
+        ones, whose answer edits text (rename, quick fixes), need the analysis of every open
+        buffer as it is now, or their edits land on offsets of an older text."""
         doc = self.docs.get(uri)
         if doc is None or doc.kind != "kit":
             return None
         file = doc.parsed()
-        snap = self.latest(self.key_for(doc))
-        if snap is None:
-            snap = self.analyze(self.key_for(doc))
+        key = self.key_for(doc)
+        snap = self.latest(key)
+        if snap is None or (fresh and self._stale(key, snap)):
+            snap = self.analyze(key)
         return View(doc, file, snap, self.encoding)
+
+    def _stale(self, key: str, snap: Snapshot) -> bool:
+        return any(snap.versions.get(d.path, -1) != d.version for d in self.docs_for(key))
+
+    def uri_for(self, path: str) -> str:
+        """A file's URI as the client knows it (the one it opened it with, if open)."""
+        doc = self.docs.by_path(path)
+        return doc.uri if doc is not None else uri_of(path)
 
     def text_of(self, path: str) -> str | None:
         doc = self.docs.by_path(path)

@@ -460,7 +460,7 @@ def test_every_error_category_is_accepted(category: str) -> None:
 @pytest.mark.parametrize(
     ("body", "line", "message"),
     [
-        ("type T {\n\ta string", 3, "expected `}`"),
+        ("type T {\n\ta string", 3, "missing `}` to close `type T {`"),
         ("type T {\n\ta string;\n}", 3, "unexpected character `;`"),
         ("/* block */\ntype T {}", 2, "block comments are not supported - use `//` line comments"),
         ("type T { naïve string }", 2, "unexpected character `ï`"),

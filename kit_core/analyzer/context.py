@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from kit_core.analyzer.suggest import Suggester
 from kit_core.analyzer.summary import FileSummary, summarize
 from kit_core.decorators import flat_args, literal_text
-from kit_core.diagnostics import Diagnostic, Related, make
+from kit_core.diagnostics import Diagnostic, Fix, Related, make
 from kit_core.gcpause import retire
 from kit_core.model import Decl, Method, ServiceDecl, SourceFile, TypeRef
 from kit_core.semantics.http import HttpBuilder, HttpModel, MethodInfo
@@ -108,6 +108,7 @@ class Ctx:
     summaries: dict[str, tuple[SourceFile, FileSummary]] = field(default_factory=dict)
     methods: dict[int, tuple[Method, MethodInfo, frozenset[DepKey]]] = field(default_factory=dict)
     reusable: dict[object, tuple[tuple[object, ...], tuple[Diagnostic, ...]]] = field(default_factory=dict)
+    reused: set[object] = field(default_factory=set)  # the `reusable` keys this analysis asked for
     suggesters: dict[object, Suggester] = field(default_factory=dict)
 
     @classmethod
@@ -130,8 +131,10 @@ class Ctx:
     def file_case(self) -> str:
         return self.manifest.output.file_case if self.manifest else "snake"
 
-    def report(self, code: str, span: Span, *, related: tuple[Related, ...] = (), **fields: Any) -> None:
-        self.diags.append(make(code, span, related=related, **fields))
+    def report(
+        self, code: str, span: Span, *, related: tuple[Related, ...] = (), fixes: tuple[Fix, ...] = (), **fields: Any
+    ) -> None:
+        self.diags.append(make(code, span, related=related, fixes=fixes, **fields))
 
     def warn(self, code: str, span: Span, *, related: tuple[Related, ...] = (), **fields: Any) -> None:
         from kit_core.diagnostics import Severity
@@ -183,6 +186,7 @@ class Ctx:
     def reuse(self, key: object, pins: tuple[object, ...], check: Callable[[], None]) -> None:
         """Run a design-rule part whose result depends only on ``pins`` (compared by
         identity), or replay its diagnostics from the previous analysis of the session."""
+        self.reused.add(key)
         hit = self.reusable.get(key)
         if hit is not None and len(hit[0]) == len(pins) and all(a is b for a, b in zip(hit[0], pins, strict=True)):
             self.diags.extend(hit[1])

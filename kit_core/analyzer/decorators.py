@@ -23,6 +23,7 @@ from kit_core.decorators import (
     kind_accepts,
 )
 from kit_core.decorators.checks import bounds_reversed, literal_text
+from kit_core.diagnostics import Fix
 from kit_core.model import Decl, Decorator, Literal, LiteralKind, ServiceDecl, SourceFile
 
 KEYWORDS = frozenset(
@@ -121,7 +122,13 @@ def _known(ctx: Ctx, dec: Decorator, node: SiteNode) -> DecoratorSpec | None:
         ctx.report("decorator/removed", dec.name_span, name=dec.name, note=REMOVED[dec.name])
         return None
     close = _DECORATOR_NAMES.suggest(dec.name)
-    ctx.report("decorator/unknown", dec.name_span, name=dec.name, hint=f" - did you mean @{close}?" if close else "")
+    ctx.report(
+        "decorator/unknown",
+        dec.name_span,
+        name=dec.name,
+        hint=f" - did you mean @{close}?" if close else "",
+        fixes=(Fix(f"Change to @{close}", dec.name_span, close),) if close else (),
+    )
     return None
 
 

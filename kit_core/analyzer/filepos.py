@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from kit_core.analyzer.context import Ctx, related
 from kit_core.analyzer.walk import RefSite, refs_of
 from kit_core.analyzer.walk import walk_ref as _walk
+from kit_core.diagnostics import Fix
 from kit_core.model import ErrorDecl, Field, SourceFile, TypeDecl, TypeRef
+from kit_core.source import end_of
 from kit_core.symbols import Kind
 
 
@@ -137,6 +139,7 @@ def _form(ctx: Ctx, carriers: dict[int, _Carrier], requests: set[int]) -> None:
                     type=f.type.text(),
                     binding="travel in the body",
                     reason="a file travels only in a multipart form - add @form",
+                    fixes=(Fix(f"Add @form to {f.name}", end_of(f.type.span), " @form"),),
                 )
 
 

@@ -9,9 +9,10 @@ from functools import lru_cache, partial
 
 from kit_core.analyzer.context import Ctx, related
 from kit_core.analyzer.fieldopts import binding_type_problem
-from kit_core.model import PathSegment
+from kit_core.diagnostics import Fix
+from kit_core.model import PathSegment, TypeDecl
 from kit_core.semantics.http import BODY_VERBS, HEALTH_PATHS, FieldBinding, Location, MethodInfo, is_file
-from kit_core.source import Span
+from kit_core.source import Span, end_of
 
 _ONCE_PER_FIELD = frozenset(
     {"binding/verb", "path/param-orphan", "binding/form-without-file", "binding/duplicate-wire-name"}
@@ -113,6 +114,21 @@ def _var_span(m: MethodInfo, var: str) -> Span:
     return _route_span(m)
 
 
+def _add_path_field(m: MethodInfo, var: str) -> tuple[Fix, ...]:
+    """A field `<var> string @path` written into the request type, before its closing brace."""
+    decl = m.request.decl if m.request is not None else None
+    if not isinstance(decl, TypeDecl):
+        return ()
+    s = decl.span
+    title = f"Add the field `{var} string @path` to {decl.name}"
+    if s.start_line == s.end_line:  # `type T {}` or a one-line body
+        at = Span(s.path, s.end_byte - 1, s.end_byte - 1, s.end_line, s.end_col - 1, s.end_line, s.end_col - 1,
+                  s.end_col16 - 1, s.end_col16 - 1)  # fmt: skip
+        return (Fix(title, at, f" {var} string @path "),)
+    line = Span(s.path, s.end_byte - s.end_col, s.end_byte - s.end_col, s.end_line, 0, s.end_line, 0, 0, 0)
+    return (Fix(title, line, f"\t{var} string @path\n"),)
+
+
 def _path_vars(ctx: Ctx, m: MethodInfo) -> None:
     path_fields = {b.wire_name: b for b in m.request_fields if b.location is Location.PATH}
     by_name = {b.field.name: b for b in m.request_fields}
@@ -121,6 +137,7 @@ def _path_vars(ctx: Ctx, m: MethodInfo) -> None:
         if var in path_fields:
             continue
         other = by_name.get(var)
+        fixes: tuple[Fix, ...] = ()
         if m.request is None:
             reason = f"the method has no request type - add one with a field `{var} string @path`"
         elif m.request.kind is None:
@@ -129,9 +146,11 @@ def _path_vars(ctx: Ctx, m: MethodInfo) -> None:
             reason = f"field {var} of {req} is @sensitive and may not be named by a path variable"
         elif other is not None:
             reason = f"field {var} of {req} is not bound with @path - add @path"
+            fixes = (Fix(f"Add @path to {var}", end_of(other.field.field.type.span), " @path"),)
         else:
             reason = f"request {req} has no @path field {var}"
-        ctx.report("path/param-missing", _var_span(m, var), var=var, method=_name(m), reason=reason)
+            fixes = _add_path_field(m, var)
+        ctx.report("path/param-missing", _var_span(m, var), var=var, method=_name(m), reason=reason, fixes=fixes)
     allowed = set(m.path_vars) | set(m.base_vars)
     for wire, b in path_fields.items():
         if wire not in allowed:

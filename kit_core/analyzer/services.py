@@ -10,6 +10,7 @@ from kit_core.analyzer.context import Ctx, related
 from kit_core.analyzer.decorators import usable
 from kit_core.analyzer.walk import SiteNode, decl_sites, file_sites
 from kit_core.decorators import flat_args, literal_text
+from kit_core.diagnostics import Fix
 from kit_core.model import Decl, Decorator, Literal, ServiceDecl, SourceFile
 from kit_core.naming import go_file_is_special
 from kit_core.semantics.http import MethodInfo
@@ -53,7 +54,10 @@ def _middlewares(ctx: Ctx, d: Decorator, package: str) -> None:
             ctx.dep("N", "*", "")  # the hint reads every middleware name
             found = ctx.suggester("middlewares", partial(_middleware_names, ctx)).suggest(text)
             hint = f" - did you mean {found}?" if found else f" - declare it with `middleware {text}`"
-            ctx.report("decorator/ref", lit.span, name="middlewares", what="middleware", value=text, hint=hint)
+            fixes = (Fix(f"Change to {found}", lit.span, found),) if found else ()
+            ctx.report(
+                "decorator/ref", lit.span, name="middlewares", what="middleware", value=text, hint=hint, fixes=fixes
+            )
 
 
 def _middleware_names(ctx: Ctx, package: str | None = None) -> list[str]:
@@ -100,10 +104,13 @@ def _qualified(ctx: Ctx, lit: Literal, package: str, what: str, declares: Callab
     if declares(pkg, name):
         return
     ctx.dep("N", "*" if what == "middleware" else owner, "")  # the hint reads the declared names
-    ctx.report("ref/unknown-symbol", lit.span, what=what, name=text, hint=_hint(ctx, pkg, name, what))
+    hint, instead = _hint(ctx, pkg, name, what)
+    fixes = (Fix(f"Change to {instead}", lit.span, instead),) if instead else ()
+    ctx.report("ref/unknown-symbol", lit.span, what=what, name=text, hint=hint, fixes=fixes)
 
 
-def _hint(ctx: Ctx, pkg: Package, name: str, what: str) -> str:
+def _hint(ctx: Ctx, pkg: Package, name: str, what: str) -> tuple[str, str | None]:
+    """The hint, and the name it suggests writing instead (if it suggests one)."""
     if what == "error":
         hint = _not_an_error(pkg, name)
         found = ctx.suggester(("errors", pkg.name), lambda: list(pkg.errors)).suggest(name)
@@ -111,10 +118,12 @@ def _hint(ctx: Ctx, pkg: Package, name: str, what: str) -> str:
         elsewhere = ctx.symbols.middleware(name)
         if elsewhere is not None:
             home = next(p.name for p in ctx.symbols.packages.values() if p.middlewares.get(name) is elsewhere)
-            return f" - package {home} declares it"
+            return f" - package {home} declares it", f"{home}.{name}"
         hint = ""
         found = ctx.suggester(("middlewares", pkg.name), partial(_middleware_names, ctx, pkg.name)).suggest(name)
-    return hint or (f" - did you mean {pkg.name}.{found}?" if found else "")
+    if hint or not found:
+        return hint, None
+    return f" - did you mean {pkg.name}.{found}?", f"{pkg.name}.{found}"
 
 
 # --------------------------------------------------------------------------- whole design

@@ -400,6 +400,8 @@ class Analyzer:
         live = {id(m.method) for m in http.methods}
         for key in [k for k in self._methods if k not in live]:
             del self._methods[key]
+        for stale in self._reusable.keys() - ctx.reused:  # keyed by a method that is gone (a leak otherwise)
+            del self._reusable[stale]
         if self._last is not None:
             retire(self._last)
         self._last = Analysis(_sorted(out), symbols, ctx.index, http, files, self._manifest)

@@ -8,6 +8,7 @@ from functools import partial
 from kit_core.analyzer.context import Ctx, related
 from kit_core.analyzer.walk import RefSite, decl_refs
 from kit_core.analyzer.walk import walk_ref as _walk
+from kit_core.diagnostics import Fix
 from kit_core.fastnew import maker
 from kit_core.graph import strongly_connected
 from kit_core.model import (
@@ -126,7 +127,8 @@ def _unresolved(ctx: Ctx, site: RefSite, ref: TypeRef) -> None:
     found = close.suggest(ref.name)
     hint = f" - did you mean {found}?" if found else ""
     what = "mixin" if site.role == "mixin" else "type"
-    ctx.report("ref/unknown-symbol", ref.name_span, what=what, name=ref.qualified, hint=hint)
+    fixes = (Fix(f"Change to {found}", ref.name_span, found),) if found else ()
+    ctx.report("ref/unknown-symbol", ref.name_span, what=what, name=ref.qualified, hint=hint, fixes=fixes)
 
 
 def _type_names(ctx: Ctx, package: str, with_builtins: bool) -> list[str]:

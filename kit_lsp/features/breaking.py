@@ -17,7 +17,7 @@ from kit_lsp.background import DesignJob, Tell
 from kit_lsp.project import Snapshot
 
 if TYPE_CHECKING:
-    from kit_lsp.server import KitLanguageServer
+    from kit_lsp.app import KitLanguageServer
 
 SOURCE = "breaking"
 DELAY_S = 0.5

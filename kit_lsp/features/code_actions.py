@@ -1,6 +1,8 @@
-"""Quick fixes: the `fixes` a diagnostic carries, plus the obvious ones: drop empty
-parentheses after a flag, write a quoted identifier bare, add `?` to a field with
-`@default`, upper-case a name (renaming its uses too)."""
+"""Quick fixes: the `fixes` a diagnostic carries (the analyzer attaches one to every
+suggestion it makes: "did you mean", a missing `@path` or `@form`, a path variable's
+missing field), declarations for an undeclared middleware or error, plus the obvious ones:
+drop empty parentheses after a flag, write a quoted identifier bare, add `?` to a field
+with `@default`, upper-case a name (renaming its uses too)."""
 
 from __future__ import annotations
 
@@ -10,16 +12,18 @@ from typing import TYPE_CHECKING
 from lsprotocol import types as lsp
 
 from kit_core.diagnostics import Diagnostic
-from kit_core.model import Decl
+from kit_core.model import Decl, SourceFile
 from kit_core.source import Span
+from kit_lsp import renaming
 from kit_lsp.background import DesignJob
-from kit_lsp.convert import lsp_edit, lsp_range, uri_of
+from kit_lsp.convert import UTF8, lsp_edit, lsp_range, uri_of
 from kit_lsp.features.rename import workspace_edit
 from kit_lsp.locate import target_at
+from kit_lsp.refs import ERROR, MIDDLEWARE, resolve
 from kit_lsp.state import View
 
 if TYPE_CHECKING:
-    from kit_lsp.server import KitLanguageServer
+    from kit_lsp.app import KitLanguageServer
 
 Edit = tuple[str, lsp.WorkspaceEdit]
 
@@ -74,7 +78,8 @@ def _upper(view: View, offset: int) -> Edit | None:
     new = name[:1].upper() + name[1:]
     if target.kind == "decl":
         decl: Decl = target.node
-        return f"Rename {name} to {new}", workspace_edit(view, decl, new)
+        symbol = renaming.Symbol(renaming.DECL, decl, decl, view.file.package)
+        return f"Rename {name} to {new}", workspace_edit(view, renaming.occurrences(view, symbol), new)
     return _single(view, f"Rename {name} to {new}", target.span, new)
 
 
@@ -97,15 +102,49 @@ def _carried(view: View, diag: lsp.Diagnostic) -> list[Edit]:
 
 def _fix_edit(view: View, d: Diagnostic, i: int) -> Edit:
     fix = d.fixes[i]
-    return fix.title, lsp.WorkspaceEdit(
-        changes={uri_of(fix.span.path): [lsp_edit(fix.span, fix.new_text, view.encoding)]}
-    )
+    uri = view.doc.uri if fix.span.path == view.doc.path else uri_of(fix.span.path)
+    return fix.title, lsp.WorkspaceEdit(changes={uri: [lsp_edit(fix.span, fix.new_text, view.encoding)]})
+
+
+DECLARED_CATEGORIES = ("NotFound", "BadRequest", "Conflict")  # the likeliest; the category is easy to change
+
+
+def _declare(view: View, offset: int) -> list[Edit]:
+    """`decorator/ref` on an undeclared middleware or error: declare it at the end of the file
+    (an error of another package: at the end of a file of that package)."""
+    target = target_at(view.file, offset)
+    if target is None or target.kind != "ref" or target.node.namespace not in (MIDDLEWARE, ERROR):
+        return []
+    ref = target.node
+    if resolve(view.symbols, ref) is not None:
+        return []
+    if ref.namespace == MIDDLEWARE:
+        return [_append(view, view.file, f"Declare middleware {ref.name}", f"middleware {ref.name}")]
+    file = view.file
+    if ref.qualifier is not None:
+        pkg = view.symbols.packages.get(ref.qualifier)
+        file = pkg.files[0] if pkg is not None and pkg.files else None  # type: ignore[assignment]
+    if file is None:
+        return []
+    name = ref.name
+    return [_append(view, file, f"Declare error {name} ({c})", f"error {c} {name}") for c in DECLARED_CATEGORIES]
+
+
+def _append(view: View, file: SourceFile, title: str, declaration: str) -> Edit:
+    data = file.source.encode("utf-8", "surrogatepass")
+    lines = data.split(b"\n")
+    last = lines[-1].decode("utf-8", "replace")
+    at = lsp.Position(len(lines) - 1, len(last.encode("utf-16-le")) // 2 if view.encoding != UTF8 else len(lines[-1]))
+    text = ("\n" if last else "") + "\n" + declaration + "\n"
+    uri = view.doc.uri if file.path == view.doc.path else uri_of(file.path)
+    return title, lsp.WorkspaceEdit(changes={uri: [lsp.TextEdit(lsp.Range(at, at), text)]})
 
 
 def _quick_fixes(diag: lsp.Diagnostic, edits: list[Edit]) -> list[lsp.CodeAction]:
+    """The first fix is the preferred one."""
     return [
-        lsp.CodeAction(title=t, kind=lsp.CodeActionKind.QuickFix, diagnostics=[diag], edit=e, is_preferred=True)
-        for t, e in edits
+        lsp.CodeAction(title=t, kind=lsp.CodeActionKind.QuickFix, diagnostics=[diag], edit=e, is_preferred=i == 0)
+        for i, (t, e) in enumerate(edits)
     ]
 
 
@@ -118,6 +157,8 @@ def actions(view: View, diagnostics: list[lsp.Diagnostic], later: DesignJob | No
         if not edits and make is not None:
             edit = make(view, view.offset(diag.range.start))
             edits = [edit] if edit is not None else []
+        if diag.code == "decorator/ref":
+            edits += _declare(view, view.offset(diag.range.start))
         out += _quick_fixes(diag, edits)
     return out
 
@@ -132,7 +173,7 @@ def register(server: KitLanguageServer) -> None:
         if doc is not None and doc.kind == "proto":  # stub drift on an RPC
             diags = params.context.diagnostics
             return [a for d in diags for a in _quick_fixes(d, ls.stub_drift.fixes(doc.path, d, ls.state.encoding))]
-        view = ls.state.view(params.text_document.uri)
+        view = ls.state.view(params.text_document.uri, fresh=True)
         if view is None:
             return None
         return actions(view, list(params.context.diagnostics), ls.stub_drift)

@@ -13,14 +13,15 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
+from kit_lsp.capabilities import COMPLETION_TRIGGERS
 from kit_lsp.completions import Request, complete, resolve_documentation
 from kit_lsp.context import word_before as _word
 from kit_lsp.manifest_lang import manifest_completion
 
 if TYPE_CHECKING:
-    from kit_lsp.server import KitLanguageServer
+    from kit_lsp.app import KitLanguageServer
 
-TRIGGERS = ["@", " ", ",", ".", "/", "{", '"', "(", "<"]
+TRIGGERS = COMPLETION_TRIGGERS
 _PACKAGE = re.compile(rb"^\s*package\s+([A-Za-z_]\w*)", re.MULTILINE)
 
 

@@ -4,10 +4,12 @@ An edit schedules an analysis of its design (run on the analysis thread, never o
 message loop). An edit to an idle design is analysed at once (after the messages already
 queued, so a burst arriving together is one analysis); edits arriving while an analysis
 runs, or within the debounce delay of the last one, are coalesced into one analysis
-after the delay. The result is published for every open document of that design whose
-version is still the one analysed, the last edited document first; a document edited
-meanwhile waits for the analysis its edit scheduled. Diagnostics are kept per (source,
-uri) so that one source (``analyzer``, ``generate``) can clear without wiping the others.
+after the delay. The result is published for every file of the design, open or not (only
+what changed since the last publication: a keystroke republishes its own document, not
+the whole design): an open document only when its version is still the one analysed,
+the last edited document first; a document edited meanwhile waits for the analysis its
+edit scheduled. Diagnostics are kept per (source, uri) so that one source
+(``analyzer``, ``generate``) can clear without wiping the others.
 When no edit has come for a while, a full garbage collection runs on the analysis thread
 (the analyzer keeps its bulk values away from the collector; see `kit_core.gcpause`).
 """
@@ -17,21 +19,24 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
 from kit_core import gcpause
-from kit_lsp.convert import lsp_diagnostic
+from kit_core.diagnostics import Diagnostic
+from kit_lsp import cache
+from kit_lsp.convert import TextOf, lsp_diagnostic, uri_of
 from kit_lsp.documents import Document
 from kit_lsp.project import Snapshot
 
 if TYPE_CHECKING:
-    from kit_lsp.server import KitLanguageServer
+    from kit_lsp.app import KitLanguageServer
 
 log = logging.getLogger(__name__)
 
 IDLE_COLLECT_S = 30.0  # quiet time after an analysis before a full garbage collection
+REMEMBER_S = 2.0  # quiet time after a design's analysis before its diagnostics are cached
 
 ANALYZER = "analyzer"
 GENERATE = "generate"
@@ -47,6 +52,10 @@ class Diagnostics:
         self._edited: dict[str, str] = {}  # key -> uri of the last edited document
         self._collect: asyncio.TimerHandle | None = None
         self._by_source: dict[str, dict[str, list[lsp.Diagnostic]]] = {}
+        self._last: dict[str, tuple[int | None, tuple[Diagnostic, ...]]] = {}  # uri -> what was published
+        self._shown: dict[str, set[str]] = {}  # key -> paths whose published list is not empty
+        self._remembering: dict[str, asyncio.TimerHandle] = {}
+        self.early: dict[str, tuple[int | None, list[Any]]] = {}  # uri -> what the start-up code published
 
     # ------------------------------------------------------------------ scheduling
 
@@ -87,6 +96,7 @@ class Diagnostics:
                 finally:
                     self._finished[key] = time.monotonic()
                 self.publish_snapshot(snap)
+                self._remember_later(snap)
                 state.release()
                 if key not in self._again:
                     return
@@ -108,6 +118,42 @@ class Diagnostics:
             return
         asyncio.get_running_loop().run_in_executor(self._server.state.analysis_pool, gcpause.collect)
 
+    # ------------------------------------------------------------------ the cache between sessions
+
+    def _remember_later(self, snap: Snapshot) -> None:
+        if snap.root is None:
+            return
+        handle = self._remembering.pop(snap.key, None)
+        if handle is not None:
+            handle.cancel()
+        loop = asyncio.get_running_loop()
+        self._remembering[snap.key] = loop.call_later(REMEMBER_S, self._remember, snap.key)
+
+    def _remember(self, key: str) -> None:
+        self._remembering.pop(key, None)
+        snap = self._server.state.latest(key)
+        if snap is not None:
+            asyncio.get_running_loop().run_in_executor(self._server.state.analysis_pool, self.write_cache, snap)
+
+    def remember_now(self) -> None:
+        """Write what is waiting to be cached (at shutdown)."""
+        for key, handle in list(self._remembering.items()):
+            handle.cancel()
+            snap = self._server.state.latest(key)
+            if snap is not None:
+                self.write_cache(snap)
+        self._remembering.clear()
+
+    def write_cache(self, snap: Snapshot) -> None:
+        """Keep the design's diagnostics for the next session (see `kit_lsp.cache`)."""
+        state = self._server.state
+        unstructure = self._server.protocol._converter.unstructure
+        by_path: dict[str, list[Any]] = {}
+        for d in snap.diagnostics:
+            by_path.setdefault(d.span.path, []).append(unstructure(lsp_diagnostic(d, state.encoding, state.text_of)))
+        files = {path: f.source for path, f in snap.files.items()}
+        cache.save(cache.make_record(snap.key, state.encoding, snap.manifest_text, files, by_path))
+
     async def idle(self) -> None:
         """Wait until no analysis is scheduled or running (tests, benchmarks)."""
         while any(not t.done() for t in self._tasks.values()):
@@ -116,23 +162,71 @@ class Diagnostics:
     # ------------------------------------------------------------------ publishing
 
     def publish_snapshot(self, snap: Snapshot) -> None:
+        """Publish what changed: every file of the design, open or not (an open document only
+        for the version analysed; the last edited one first), and `[]` for a file whose
+        diagnostics went away (fixed, or the file is gone)."""
         state = self._server.state
+        by_path: dict[str, list[Diagnostic]] = {}
+        for d in snap.diagnostics:
+            by_path.setdefault(d.span.path, []).append(d)
+        open_docs = {d.path: d for d in state.docs_for(snap.key)}
+        shown = self._shown.setdefault(snap.key, set())
+        paths = by_path.keys() | shown | open_docs.keys()
+        if snap.root is not None:
+            paths |= snap.files.keys()
         edited = self._edited.get(snap.key)
-        for doc in sorted(state.docs_for(snap.key), key=lambda d: d.uri != edited):
-            if doc.path not in snap.versions or snap.versions[doc.path] != doc.version:
+
+        def order(path: str) -> tuple[bool, bool, str]:
+            doc = open_docs.get(path)
+            return (doc is None or doc.uri != edited, doc is None, path)
+
+        for path in sorted(paths, key=order):
+            doc = open_docs.get(path)
+            if doc is not None and snap.versions.get(path, -1) != doc.version:
                 continue  # edited since: the analysis its edit scheduled will publish
-            diags = [lsp_diagnostic(d, state.encoding, state.text_of) for d in snap.diagnostics_for(doc.path)]
-            self.set(ANALYZER, doc, diags)
+            found = tuple(by_path.get(path, ()))
+            self._publish_file(path, doc, found, state.encoding, state.text_of)
+            if found:
+                shown.add(path)
+            else:
+                shown.discard(path)
         for listener in self._server.analysis_listeners:
             listener(snap)
 
+    def _publish_file(
+        self, path: str, doc: Document | None, found: tuple[Diagnostic, ...], encoding: str, text_of: TextOf
+    ) -> None:
+        uri = doc.uri if doc is not None else uri_of(path)
+        version = doc.version if doc is not None else None
+        last = self._last.get(uri)
+        if last == (version, found) or (last is None and doc is None and not found):
+            self._last[uri] = (version, found)
+            return  # unchanged, or a closed file that never had any
+        self._last[uri] = (version, found)
+        converted = [lsp_diagnostic(d, encoding, text_of) for d in found]
+        self._by_source.setdefault(ANALYZER, {})[uri] = converted
+        early = self.early.pop(uri, None)
+        if early is not None and early == (version, self._server.protocol._converter.unstructure(converted)):
+            return  # the start-up code published exactly this already
+        self._publish(uri, version)
+
+    def forget_published(self, uri: str) -> None:
+        """Publish the next analysis's list for ``uri`` even if it looks the same (a closed
+        buffer: the list now belongs to the file on disk, unversioned)."""
+        self._last[uri] = (-1, ())  # no version is -1: the next list differs
+
     def set(self, source: str, doc: Document, diags: list[lsp.Diagnostic]) -> None:
-        self._by_source.setdefault(source, {})[doc.uri] = diags
-        self._publish(doc.uri, doc.version)
+        self.set_file(source, doc.uri, doc.version, diags)
+
+    def set_file(self, source: str, uri: str, version: int | None, diags: list[lsp.Diagnostic]) -> None:
+        """One source's diagnostics of a file, open (its version) or not (None)."""
+        self._by_source.setdefault(source, {})[uri] = diags
+        self._publish(uri, version)
 
     def clear(self, uri: str) -> None:
         for per_uri in self._by_source.values():
             per_uri.pop(uri, None)
+        self._last.pop(uri, None)
         self._publish(uri, None)
 
     def _publish(self, uri: str, version: int | None) -> None:
@@ -151,5 +245,8 @@ class Diagnostics:
                 if key not in seen:
                     seen.add(key)
                     merged.append(d)
+        if not merged:
+            for per_uri in self._by_source.values():
+                per_uri.pop(uri, None)  # nothing kept for files with nothing to show
         params = lsp.PublishDiagnosticsParams(uri=uri, diagnostics=merged, version=version)
         self._server.text_document_publish_diagnostics(params)

@@ -12,8 +12,8 @@ from kit_core import syntax
 from kit_core.model import SourceFile
 
 if TYPE_CHECKING:
+    from kit_lsp.app import KitLanguageServer
     from kit_lsp.documents import Document
-    from kit_lsp.server import KitLanguageServer
 
 
 def ranges(doc: Document) -> list[lsp.FoldingRange]:

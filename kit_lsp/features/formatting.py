@@ -1,4 +1,5 @@
-"""Formatting (whole document): the same output as `kit fmt`; a refused file gets no edits."""
+"""Formatting: the same text as `kit fmt`, sent as the smallest edits (not a replacement of
+the whole document), in the file's own line endings; a refused file gets no edits."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ from typing import TYPE_CHECKING
 from lsprotocol import types as lsp
 
 from kit_core.format import format_model
+from kit_lsp.textdiff import line_ending, minimal_edits
 
 if TYPE_CHECKING:
-    from kit_lsp.server import KitLanguageServer
+    from kit_lsp.app import KitLanguageServer
 
 
 def register(server: KitLanguageServer) -> None:
@@ -19,8 +21,10 @@ def register(server: KitLanguageServer) -> None:
         doc = ls.state.docs.get(params.text_document.uri)
         if doc is None or doc.kind != "kit":
             return []
+        text = doc.text
         result = format_model(doc.parsed())
-        if not result.changed:
+        if not result.ok:
             return []
-        end = doc.end_position(ls.state.encoding)
-        return [lsp.TextEdit(lsp.Range(lsp.Position(0, 0), end), result.text)]
+        ending = line_ending(text)
+        formatted = result.text.replace("\n", ending) if ending != "\n" else result.text
+        return minimal_edits(text, formatted, ls.state.encoding)

@@ -17,7 +17,7 @@ from kit_lsp.refs import Ref, resolve
 from kit_lsp.state import View
 
 if TYPE_CHECKING:
-    from kit_lsp.server import KitLanguageServer
+    from kit_lsp.app import KitLanguageServer
 
 
 def register(server: KitLanguageServer) -> None:

@@ -12,7 +12,7 @@ from kit_core.editor.hints import inlay_hints
 from kit_lsp.convert import lsp_range
 
 if TYPE_CHECKING:
-    from kit_lsp.server import KitLanguageServer
+    from kit_lsp.app import KitLanguageServer
 
 _KIND = {"route": lsp.InlayHintKind.Type, "middlewares": lsp.InlayHintKind.Type,
          "validators": lsp.InlayHintKind.Type, "wire": lsp.InlayHintKind.Parameter}

@@ -1,13 +1,15 @@
-"""initialize / initialized / configuration / shutdown.
+"""initialize / initialized / configuration / workspace folders / shutdown.
 
 Settings come from `initializationOptions`, then from `workspace/configuration` (section
 `kit`) when the client supports it, and again on `workspace/didChangeConfiguration`.
 After `initialized` a watcher for design files is registered dynamically when the client
-allows it (a refusal is not fatal).
+allows it (a refusal is not fatal), and every design found in the workspace folders is
+analysed (so diagnostics reach files that are not open).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import sys
@@ -16,11 +18,12 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from lsprotocol import types as lsp
 
+from kit_core.designfiles import design_roots
 from kit_lsp.documents import path_of
 from kit_lsp.settings import load_settings
 
 if TYPE_CHECKING:
-    from kit_lsp.server import KitLanguageServer
+    from kit_lsp.app import KitLanguageServer
 
 log = logging.getLogger(__name__)
 
@@ -32,16 +35,25 @@ def register(server: KitLanguageServer) -> None:
 
     @server.feature(lsp.INITIALIZE)
     def initialize(ls: KitLanguageServer, params: lsp.InitializeParams) -> None:
-        state.encoding = str(ls.workspace.position_encoding or lsp.PositionEncodingKind.Utf16)
+        encoding = ls.workspace.position_encoding or lsp.PositionEncodingKind.Utf16
+        state.encoding = getattr(encoding, "value", encoding)  # "utf-8", not "PositionEncodingKind.Utf8"
         folders = [f.uri for f in params.workspace_folders or []] or [params.root_uri or ""]
-        root = path_of(folders[0]) if folders[0] else None
-        state.workspace_root = Path(root) if root else None
+        state.folders = [Path(path_of(f)) for f in folders if f]
+        state.workspace_root = state.folders[0] if state.folders else None
         apply_settings(ls, params.initialization_options)
 
     @server.feature(lsp.INITIALIZED)
     async def initialized(ls: KitLanguageServer, params: lsp.InitializedParams) -> None:
         await _register_watchers(ls)
         await pull_configuration(ls)
+        await analyse_workspace(ls)
+
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    async def folders_changed(ls: KitLanguageServer, params: lsp.DidChangeWorkspaceFoldersParams) -> None:
+        removed = {Path(path_of(f.uri)) for f in params.event.removed}
+        added = [Path(path_of(f.uri)) for f in params.event.added]
+        state.folders = [f for f in state.folders if f not in removed] + added
+        await analyse_workspace(ls)
 
     @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(ls: KitLanguageServer, params: lsp.DidChangeConfigurationParams) -> None:
@@ -52,11 +64,28 @@ def register(server: KitLanguageServer) -> None:
     @server.feature(lsp.SHUTDOWN)
     def shutdown(ls: KitLanguageServer, params: None) -> None:
         ls.regenerate.cancel_pending()
+        ls.diagnostics.remember_now()
 
     @server.feature(lsp.EXIT)
     def exit_(ls: KitLanguageServer, params: None) -> None:
-        """Exit at once: 0 after `shutdown`, 1 without (every reply is already written)."""
+        """Exit at once: 0 after `shutdown`, 1 without (every reply is already written). The
+        generation worker ends at the end of its input (after a run it is in, never midway)."""
+        ls.regenerate.worker.stop()
         terminate(0 if ls.shutdown_received else 1)
+
+
+async def analyse_workspace(ls: KitLanguageServer) -> None:
+    """Find every design in the workspace folders and analyse it: diagnostics reach every
+    file, open or not. (Listing the folders runs off the message loop.)"""
+    state = ls.state
+    loop = asyncio.get_running_loop()
+    found: set[str] = set()
+    for folder in state.folders:
+        roots = await loop.run_in_executor(None, design_roots, folder)
+        found |= {str(r.resolve()) for r in roots}
+    for root in sorted(found - state.designs):
+        state.designs.add(root)
+        ls.diagnostics.schedule(root)
 
 
 def terminate(code: int) -> NoReturn:

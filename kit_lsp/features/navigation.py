@@ -16,7 +16,7 @@ from kit_lsp.refs import references, resolve
 from kit_lsp.state import View
 
 if TYPE_CHECKING:
-    from kit_lsp.server import KitLanguageServer
+    from kit_lsp.app import KitLanguageServer
 
 
 def declaration_at(view: View, position: lsp.Position) -> Decl | None:

@@ -1,13 +1,15 @@
 """Generate on save: saving a `.kit`, `.proto` or `kit.design.yaml` regenerates its design.
 
-Generation runs on its own thread, incrementally, from the server's own analysis of the
-design when that is what is on disk (`kit_lsp.generation`), under the project lock shared
-with `kit gen`. Saves of one design are coalesced: saves during the debounce restart it, a
-save during a run asks for exactly one more run afterwards. The client sees `$/progress`
-(begin, a report per stage, end) when it supports work-done progress, and a
-`window/logMessage` naming what was written and swept (and that the run waits for another
-kit run, when it does). A design with errors writes nothing; its diagnostics stay as the
-analyzer published them.
+Generation runs in a worker process (`kit_lsp.worker`), never on a thread of the server,
+where it would hold the GIL against the keystroke path. The worker keeps its own parsed and
+analysed copy of each design (re-parsing only the files a save changed) and generates
+incrementally from it (`kit_lsp.generation`), under the project lock shared with `kit gen`.
+Saves of one design are coalesced: saves during the debounce restart it; a save during a run
+supersedes it (the run is cancelled at its next stage boundary, before it writes) and one
+more run follows. The client sees `$/progress` (begin, a report per stage, end) when it
+supports work-done progress, and a `window/logMessage` naming what was written and swept
+(and that the run waits for another kit run, when it does). A design with errors writes
+nothing; its diagnostics stay as the analyzer published them.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,24 +24,27 @@ from lsprotocol import types as lsp
 
 from kit_core.printable import printable
 from kit_lsp.features.stub_drift import RENAMES
-from kit_lsp.generation import Outcome, generate_design
+from kit_lsp.generation import Outcome
 from kit_lsp.project import design_root_for
+from kit_lsp.worker import Worker
 
 if TYPE_CHECKING:
-    from kit_lsp.project import Snapshot
-    from kit_lsp.server import KitLanguageServer
+    from kit_lsp.app import KitLanguageServer
 
 log = logging.getLogger(__name__)
+
+WARM_DELAY_S = 2.0
 
 
 class Regenerator:
     def __init__(self, server: KitLanguageServer) -> None:
         self._server = server
-        self._pool = ThreadPoolExecutor(1, thread_name_prefix="kit-generate")
+        self.worker = Worker()
         self._tasks: dict[Path, asyncio.Task[None]] = {}
-        self._running: set[Path] = set()
+        self._running: dict[Path, int | None] = {}  # root -> id of its run in the worker
         self._again: set[Path] = set()
-        self.runs = 0  # completed runs (tests read it through kit/status)
+        self.runs = 0  # completed runs
+        self._warming: asyncio.TimerHandle | None = None
 
     def on_save(self, path: str) -> None:
         if not self._server.state.settings.generate_on_save:
@@ -51,16 +55,28 @@ class Regenerator:
             return
         if root in self._running:
             self._again.add(root)
+            run_id = self._running[root]
+            if run_id is not None:
+                self.worker.cancel(run_id)  # superseded: what it would write is already stale
             return
         task = self._tasks.get(root)
         if task is not None and not task.done():
             task.cancel()
         self._tasks[root] = asyncio.ensure_future(self._run(root))
 
+    def warm(self) -> None:
+        """Start the worker process a little after a design is opened, so the first save
+        does not wait for its imports (and the start does not compete with the first analysis)."""
+        if self._warming is None and self._server.state.settings.generate_on_save:
+            self._warming = asyncio.get_running_loop().call_later(WARM_DELAY_S, self.worker.start)
+
     def cancel_pending(self) -> None:
         for root, task in self._tasks.items():
             if root not in self._running:
                 task.cancel()
+        for run_id in self._running.values():
+            if run_id is not None:
+                self.worker.cancel(run_id)
 
     @property
     def busy(self) -> bool:
@@ -68,7 +84,7 @@ class Regenerator:
 
     async def _run(self, root: Path) -> None:
         await asyncio.sleep(self._server.state.settings.generate_delay_ms / 1000)
-        self._running.add(root)
+        self._running[root] = None
         try:
             while True:
                 self._again.discard(root)
@@ -76,24 +92,27 @@ class Regenerator:
                 if root not in self._again:
                     return
         finally:
-            self._running.discard(root)
+            self._running.pop(root, None)
 
     async def _generate_once(self, root: Path) -> None:
-        loop = asyncio.get_running_loop()
         progress = await _Progress.start(self._server, f"kit: generating {root.name}")
 
         def report(message: str) -> None:
-            loop.call_soon_threadsafe(progress.report, message)
+            progress.report(message)
             if message.startswith("kit: waiting"):
-                loop.call_soon_threadsafe(self._log, lsp.MessageType.Info, message)
+                self._log(lsp.MessageType.Info, message)
 
-        renames = RENAMES.pop(str(root), {})
-        try:
-            current = lambda: self._snapshot(root)  # noqa: E731
-            outcome = await loop.run_in_executor(self._pool, generate_design, root, report, current, renames)
-        except Exception as exc:  # a generator bug must not take the server down
-            log.exception("generation of %s failed", root)
-            outcome = Outcome(root, failure=f"internal error: {exc}")
+        renames = dict(RENAMES.get(str(root), {}))  # methods renamed in the editor: their code moves
+        run_id, result = await self.worker.run(root, report, renames)
+        self._running[root] = run_id
+        raw = await result
+        if raw is None:
+            progress.end("kit: superseded by a newer save")
+            return
+        outcome = Outcome.from_dict(root, raw)
+        if outcome.ok:
+            for old in renames:
+                RENAMES.get(str(root), {}).pop(old, None)
         progress.end(outcome.summary())
         self.runs += 1
         self._log(lsp.MessageType.Info if outcome.ok else lsp.MessageType.Warning, outcome.summary())
@@ -110,16 +129,6 @@ class Regenerator:
             self._server.window_show_message(lsp.ShowMessageParams(kind, outcome.summary()))
         elif self._server.state.settings.save_summary:
             self._server.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Info, outcome.one_line()))
-
-    def _snapshot(self, root: Path) -> Snapshot | None:
-        """The server's analysis of the design as its buffers are now (analysed again when a
-        buffer changed since the last analysis)."""
-        state = self._server.state
-        key = str(root)
-        snap = state.latest(key)
-        if snap is None or any(snap.versions.get(d.path, -1) != d.version for d in state.docs_for(key)):
-            snap = state.analyze(key)
-        return snap
 
     def _log(self, kind: lsp.MessageType, message: str) -> None:
         self._server.window_log_message(lsp.LogMessageParams(type=kind, message=printable(message)))
@@ -152,3 +161,4 @@ class _Progress:
     def end(self, message: str) -> None:
         if self._token is not None:
             self._server.work_done_progress.end(self._token, lsp.WorkDoneProgressEnd(message=message))
+            self._server.work_done_progress.tokens.pop(self._token, None)  # pygls keeps every token otherwise

@@ -15,29 +15,14 @@ from lsprotocol import types as lsp
 from tree_sitter import QueryCursor
 
 from kit_core import syntax
+from kit_lsp.capabilities import SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES
 
 if TYPE_CHECKING:
+    from kit_lsp.app import KitLanguageServer
     from kit_lsp.documents import Document
-    from kit_lsp.server import KitLanguageServer
 
-TYPES = [
-    "namespace",
-    "type",
-    "typeParameter",
-    "parameter",
-    "property",
-    "enumMember",
-    "function",
-    "method",
-    "keyword",
-    "comment",
-    "string",
-    "number",
-    "operator",
-    "decorator",
-    "enum",
-]
-MODIFIERS = ["declaration", "defaultLibrary"]
+TYPES = SEMANTIC_TOKEN_TYPES
+MODIFIERS = SEMANTIC_TOKEN_MODIFIERS
 LEGEND = lsp.SemanticTokensLegend(token_types=TYPES, token_modifiers=MODIFIERS)
 
 _CAPTURES: dict[str, tuple[str, int]] = {

@@ -11,7 +11,7 @@ from kit_core.decorators import lookup
 from kit_lsp.context import decorator_call
 
 if TYPE_CHECKING:
-    from kit_lsp.server import KitLanguageServer
+    from kit_lsp.app import KitLanguageServer
 
 
 def signature(line_prefix: str) -> lsp.SignatureHelp | None:

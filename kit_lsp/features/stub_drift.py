@@ -16,7 +16,7 @@ from kit_lsp.background import DesignJob
 from kit_lsp.project import Snapshot
 
 if TYPE_CHECKING:
-    from kit_lsp.server import KitLanguageServer
+    from kit_lsp.app import KitLanguageServer
 
 SOURCE = "stubs"
 DELAY_S = 0.3

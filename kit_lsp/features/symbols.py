@@ -31,7 +31,7 @@ from kit_lsp.project import Snapshot
 from kit_lsp.proto_view import proto_symbols
 
 if TYPE_CHECKING:
-    from kit_lsp.server import KitLanguageServer
+    from kit_lsp.app import KitLanguageServer
 
 K = lsp.SymbolKind
 _KINDS: dict[type, lsp.SymbolKind] = {

@@ -1,21 +1,24 @@
 """Document sync (incremental): keep `State.docs` current and schedule analyses.
 
-Closing a file clears its diagnostics and re-analyses its design (the file on disk now
-counts instead of the buffer). Saving schedules generation. A watched `.kit` or manifest
-change on disk re-analyses the designs that have open files.
+Closing a file re-analyses its design (the file on disk now counts instead of the
+buffer; a file on its own has its diagnostics cleared). Saving schedules generation. A
+watched `.kit` or manifest change on disk re-analyses its design (every design of the
+workspace is analysed, open files or not).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
+from kit_core.manifest import MANIFEST_NAME
 from kit_lsp.documents import Document, kind_of, path_of
 from kit_lsp.project import design_root_for
 
 if TYPE_CHECKING:
-    from kit_lsp.server import KitLanguageServer
+    from kit_lsp.app import KitLanguageServer
 
 
 def checked(doc: Document) -> bool:
@@ -34,6 +37,8 @@ def register(server: KitLanguageServer) -> None:
         doc = state.docs.open(params.text_document)
         if checked(doc):
             ls.diagnostics.schedule_doc(doc)
+            if design_root_for(doc.path) is not None:
+                ls.regenerate.warm()
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: KitLanguageServer, params: lsp.DidChangeTextDocumentParams) -> None:
@@ -51,12 +56,13 @@ def register(server: KitLanguageServer) -> None:
             return
         key = state.key_for(doc)
         state.docs.close(doc.uri)
-        state.files_changed(key)  # the file on disk counts again: look at it afresh
-        ls.diagnostics.clear(doc.uri)
-        if state.docs_for(key):
-            ls.diagnostics.schedule(key)
-        else:
+        if not Path(key).is_dir():  # a file on its own: nothing shows it any more
+            ls.diagnostics.clear(doc.uri)
             state.forget(key)
+            return
+        state.files_changed(key)  # the file on disk counts again (or is gone): look at it afresh
+        ls.diagnostics.forget_published(doc.uri)
+        ls.diagnostics.schedule(key)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))
     def did_save(ls: KitLanguageServer, params: lsp.DidSaveTextDocumentParams) -> None:
@@ -70,13 +76,16 @@ def register(server: KitLanguageServer) -> None:
         if any(path_of(c.uri).endswith(".go") for c in params.changes):
             ls.stub_drift.refresh_all()  # a stub edited, created or deleted
         for change in params.changes:
-            if path_of(change.uri).endswith(".go"):
+            path = path_of(change.uri)
+            if path.endswith(".go"):
                 continue
-            root = design_root_for(path_of(change.uri))
+            root = design_root_for(path)
             if root is None:
                 continue
+            if Path(path).name == MANIFEST_NAME and change.type == lsp.FileChangeType.Created:
+                state.designs.add(str(root))  # a new design in the workspace
             state.files_changed(str(root))
-            if state.docs_for(str(root)):
+            if state.tracks(str(root)):
                 keys.add(str(root))
         for key in keys:
             ls.diagnostics.schedule(key)

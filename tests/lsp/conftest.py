@@ -3,7 +3,9 @@ two client capability profiles (VS Code and Neovim), on a temp design folder."""
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,9 @@ from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 PROFILES = ["visual-studio-code", "neovim"]
+
+# kit-lsp keeps diagnostics between sessions under the user's cache folder: not in tests.
+os.environ.setdefault("KIT_CACHE_DIR", tempfile.mkdtemp(prefix="kit-lsp-cache-"))
 
 
 @pytest.fixture(scope="module")

@@ -243,3 +243,19 @@ def codes(diags: Sequence[lsp.Diagnostic]) -> list[str]:
 
 def at(uri: str, pos: lsp.Position) -> lsp.TextDocumentPositionParams:
     return lsp.TextDocumentPositionParams(lsp.TextDocumentIdentifier(uri), pos)
+
+
+def apply_edits(text: str, edits: Sequence[lsp.TextEdit]) -> str:
+    """``text`` with the edits applied (positions in UTF-16 units on `\n`-split lines: the
+    texts of these tests are ASCII, or CRLF lines that keep their `\r`)."""
+    lines = text.split("\n")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+
+    def at(p: lsp.Position) -> int:
+        return starts[p.line] + p.character
+
+    for e in sorted(edits, key=lambda e: at(e.range.start), reverse=True):
+        text = text[: at(e.range.start)] + e.new_text + text[at(e.range.end) :]
+    return text

@@ -98,3 +98,18 @@ async def test_watched_file_changes_on_disk_reanalyse_open_files(client: Languag
     deleted = lsp.FileEvent(uri=extra.as_uri(), type=lsp.FileChangeType.Deleted)
     client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(changes=[deleted]))
     await wait_for_diagnostics(client, users, lambda ds: "decl/duplicate" not in codes(ds))
+
+
+async def test_columns_use_the_negotiated_encoding(client: LanguageClient, design: Path) -> None:
+    """Neovim negotiates UTF-8 (byte columns), VS Code UTF-16: `Ü` is 2 bytes, 1 unit."""
+    text = 'package users\n\ntype Accent {\n\tname string @doc("Ü") @bogus\n}\n'
+    uri = open_doc(client, design / "design/users/accent.kit", text)
+    diags = await wait_for_diagnostics(client, uri, lambda ds: "decorator/unknown" in codes(ds))
+    bogus = next(d for d in diags if d.code == "decorator/unknown")
+    caps = client.capabilities
+    encodings = caps.general.position_encodings if caps is not None and caps.general is not None else None
+    utf8 = bool(encodings) and encodings[0] == lsp.PositionEncodingKind.Utf8  # type: ignore[index]
+    line = text.split("\n")[3]
+    units = line.index("bogus")
+    assert bogus.range.start.character == (len(line[:units].encode()) if utf8 else units)
+    close_doc(client, uri)

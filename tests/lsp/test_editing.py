@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lsp_helpers import dedent, extract, open_doc, replace_all, wait_for_diagnostics
+from lsp_helpers import apply_edits, dedent, extract, open_doc, replace_all, wait_for_diagnostics
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
@@ -109,22 +109,49 @@ async def test_signature_help_tracks_the_argument(client: LanguageClient, design
     assert result.active_parameter == 1
 
 
+
+
+async def _format(client: LanguageClient, uri: str) -> list[lsp.TextEdit]:
+    opts = lsp.FormattingOptions(tab_size=4, insert_spaces=False)
+    edits = await client.text_document_formatting_async(
+        lsp.DocumentFormattingParams(lsp.TextDocumentIdentifier(uri), opts)
+    )
+    return list(edits or [])
+
+
 async def test_formatting_matches_kit_fmt(client: LanguageClient, design: Path) -> None:
     from kit_core.format import format_source
 
     ugly = "package users\ntype T { a string  @length(1, 2)  b int }\n"
     uri, _ = await _scratch(client, design, ugly)
-    opts = lsp.FormattingOptions(tab_size=4, insert_spaces=False)
-    edits = await client.text_document_formatting_async(
-        lsp.DocumentFormattingParams(lsp.TextDocumentIdentifier(uri), opts)
-    )
-    assert edits and len(edits) == 1
-    assert edits[0].new_text == format_source("x.kit", ugly).text
+    assert apply_edits(ugly, await _format(client, uri)) == format_source("x.kit", ugly).text
     await _scratch(client, design, "package users\ntype T {\n")  # does not parse: no edits
-    edits = await client.text_document_formatting_async(
-        lsp.DocumentFormattingParams(lsp.TextDocumentIdentifier(uri), opts)
-    )
-    assert not edits
+    assert not await _format(client, uri)
+
+
+TIDY = "package users\n" + "".join(f"\ntype T{i} {{\n\tname string @length(1, 2)\n}}\n" for i in range(8))
+
+
+async def test_formatting_answers_with_minimal_edits(client: LanguageClient, design: Path) -> None:
+    text = TIDY.replace("type T4 {\n\tname string @length(1, 2)", "type T4 {\n\tname   string   @length(1,2)")
+    uri, _ = await _scratch(client, design, text)
+    edits = await _format(client, uri)
+    line = text.split("\n").index("\tname   string   @length(1,2)")
+    assert edits and all(e.range.start.line == e.range.end.line == line for e in edits), edits
+    assert sum(len(e.new_text) for e in edits) <= 20
+    assert apply_edits(text, edits) == TIDY
+
+
+async def test_formatting_keeps_crlf_line_endings(client: LanguageClient, design: Path) -> None:
+    lf = TIDY.replace("\tname string @length(1, 2)\n}\n\ntype T5", "\tname  string @length(1, 2)\n}\n\n\n\ntype T5")
+    crlf = lf.replace("\n", "\r\n")
+    uri, _ = await _scratch(client, design, crlf)
+    edits = await _format(client, uri)
+    assert edits
+    lines = crlf.split("\n")  # a CRLF line keeps its \r at the end here, so positions still line up
+    fixed = apply_edits("\n".join(lines), edits)
+    assert "\n" not in fixed.replace("\r\n", "")  # no bare LF was introduced
+    assert fixed == TIDY.replace("\n", "\r\n")
 
 
 async def test_quick_fixes(client: LanguageClient, design: Path) -> None:
@@ -186,3 +213,24 @@ async def test_quick_fix_upper_cases_a_name_and_its_uses(client: LanguageClient,
     action = next(a for a in actions if isinstance(a, lsp.CodeAction) and a.title == "Rename item to Item")
     assert action.edit is not None and action.edit.changes is not None
     assert sorted(e.range.start.line for e in action.edit.changes[uri]) == [1, 3]
+
+
+@pytest.mark.parametrize(
+    ("field", "first"),
+    [
+        ("name string", {"length", "minLength", "maxLength", "pattern", "format"}),
+        ("count int", {"gte", "gt", "lte", "lt", "range", "positive", "negative", "multipleOf"}),
+        ("tags string[]", {"minItems", "maxItems", "uniqueItems"}),
+    ],
+)
+async def test_decorator_completions_put_fitting_validators_first(
+    client: LanguageClient, design: Path, field: str, first: set[str]
+) -> None:
+    uri, cursor = await _scratch(client, design, f"package users\ntype T {{\n\t{field} @┆\n}}\n")
+    result = await client.text_document_completion_async(lsp.CompletionParams(lsp.TextDocumentIdentifier(uri), cursor))
+    items = result.items if isinstance(result, lsp.CompletionList) else result or []
+    ordered = [i.label for i in sorted(items, key=lambda i: i.sort_text or i.label)]
+    assert set(ordered[: len(first)]) == first, ordered
+    bindings = {"path", "query", "header", "cookie", "body", "form"}
+    assert max(ordered.index(v) for v in first) < min(ordered.index(b) for b in bindings if b in ordered)
+    assert ordered.index("json") < min(ordered.index(b) for b in bindings if b in ordered)

@@ -4,6 +4,7 @@ nothing written for a design with errors, switchable by setting."""
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import sys
 from pathlib import Path
@@ -127,3 +128,70 @@ async def test_setting_turns_it_off(client: LanguageClient, project: Path) -> No
     _save(client, uri)
     await asyncio.sleep(0.6)
     assert not [m for m in client.log_messages[start:] if m.message.startswith("kit: ")]
+
+
+def _children(pid: int) -> dict[int, str]:
+    """Command lines of the live child processes of ``pid``, by pid."""
+    out = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                out[int(stat.parent.name)] = (stat.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except (OSError, IndexError, ValueError):
+            continue
+    return out
+
+
+async def _generate_on_save(client: LanguageClient) -> None:
+    client.set_configuration({"generateOnSave": True, "generateDelayMs": 50}, section="kit")
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings=None))
+    await asyncio.sleep(0.3)
+
+
+async def test_generation_runs_in_a_worker_process(client: LanguageClient, project: Path) -> None:
+    """Never on a thread of the server, where it would hold the GIL against keystrokes."""
+    await _generate_on_save(client)
+    uri = open_doc(client, project / "design/users/users.kit")
+    start = len(client.log_messages)
+    _save(client, uri)
+    await _next_log(client, start, "kit: generated")
+    server = client._server
+    assert server is not None
+    workers = [pid for pid, cmd in _children(server.pid).items() if "kit_lsp.worker" in cmd]
+    assert workers
+    if hasattr(os, "SCHED_IDLE"):  # and it gives way to the editor's process at once
+        assert os.sched_getscheduler(workers[0]) == os.SCHED_IDLE
+
+
+async def test_a_newer_save_supersedes_a_running_generation(client: LanguageClient, project: Path) -> None:
+    await _generate_on_save(client)
+    big = project / "design/big/big.kit"
+    big.parent.mkdir(exist_ok=True)
+    body = ["package big", ""]
+    for t in range(400):
+        body += [f"type Big{t} {{", "\tname string @length(1, 20)", f"\tnext Big{max(t - 1, 0)}?", "}", ""]
+    big.write_text("\n".join(body))
+    uri = open_doc(client, big)
+    await wait_for_diagnostics(client, uri)
+    start = len(client.log_messages)
+    reports = {k: len(v) for k, v in client.progress_reports.items()}
+    _save(client, uri)
+
+    async def running() -> None:  # the first run has reported its first stage
+        while not any(len(v) > reports.get(k, 0) + 1 for k, v in client.progress_reports.items()):
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(running(), 30)
+    _save(client, uri)
+    await _next_log(client, start, "kit: generated", timeout=120)
+    ends = [
+        v.message
+        for k, values in client.progress_reports.items()
+        for v in values[reports.get(k, 0) :]
+        if isinstance(v, lsp.WorkDoneProgressEnd)
+    ]
+    assert any("superseded" in (m or "") for m in ends), ends
+    generated = [m for m in client.log_messages[start:] if m.message.startswith("kit: generated")]
+    assert len(generated) == 1
+    big.unlink()

@@ -66,7 +66,7 @@ async def test_exit_without_shutdown_is_1_and_capabilities(tmp_path: Path) -> No
 @pytest.mark.asyncio
 async def test_invalid_settings_are_reported_and_defaults_kept(tmp_path: Path) -> None:
     client = await _start(tmp_path, {"generateOnSave": "sometimes"})
-    for _ in range(100):
+    for _ in range(1000):  # the settings are read once the server is loaded, after the handshake
         if client.messages:
             break
         await asyncio.sleep(0.02)

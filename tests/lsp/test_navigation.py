@@ -103,10 +103,11 @@ async def test_rename_validates_the_new_name(client: LanguageClient, design: Pat
         await client.text_document_rename_async(lsp.RenameParams(**_pos(uri, cursor), new_name=bad))
 
 
-async def test_prepare_rename_refuses_a_declaration_of_another_file(client: LanguageClient, design: Path) -> None:
+async def test_prepare_rename_works_from_a_use_in_another_file(client: LanguageClient, design: Path) -> None:
     uri, cursor = await _open_users(client, design, _marked("Audit\n}"))
     assert cursor is not None
-    assert await client.text_document_prepare_rename_async(lsp.PrepareRenameParams(**_pos(uri, cursor))) is None
+    prep = await client.text_document_prepare_rename_async(lsp.PrepareRenameParams(**_pos(uri, cursor)))
+    assert isinstance(prep, lsp.PrepareRenamePlaceholder) and prep.placeholder == "Audit"
 
 
 async def test_document_symbols(client: LanguageClient, design: Path) -> None:

@@ -1,0 +1,120 @@
+"""kit-lsp start-up: `initialize` answer time and first diagnostics on the large design.
+
+    python bench/lsp/bench_start.py [--runs 7] [--packages 100] [--types 2000] [--methods 600]
+
+Each run spawns a fresh `python -m kit_lsp` and talks to it with a stdlib-only client
+(`tests/lsp/raw_client.py`), so the client's own imports do not count:
+
+- initialize: spawn -> the `initialize` answer, median of --runs; the baseline is the same
+  round trip with a stdlib-only Python process that answers `initialize` with `{}`
+  (interpreter start-up: the floor any Python server pays). Target 100 ms.
+- first diagnostics: `didOpen` of the 3,000-line file of the synthetic design
+  (bench/gen_design.py), sent right after the `initialize` answer as an editor does, to
+  the first `publishDiagnostics` for it; cold (an empty analysis cache: `KIT_CACHE_DIR`
+  points at a fresh folder) and warm (a second start over the same cache and files).
+  Target 500 ms. Also printed: spawn -> those diagnostics.
+
+Prints only; no assertion.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "bench"))
+sys.path.insert(0, str(REPO / "tests" / "lsp"))
+from gen_design import write_design  # noqa: E402
+from raw_client import RawClient, diagnostics_for  # noqa: E402
+
+BASELINE_SERVER = r"""
+import json, sys
+inp, out = sys.stdin.buffer, sys.stdout.buffer
+while True:
+    length = 0
+    while True:
+        line = inp.readline()
+        if not line:
+            sys.exit(0)
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":")[1])
+        if line == b"\r\n":
+            break
+    msg = json.loads(inp.read(length))
+    if "id" in msg:
+        body = json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": {}}).encode()
+        out.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        out.flush()
+    if msg.get("method") == "exit":
+        sys.exit(0)
+"""
+
+
+def _initialize_ms(command: list[str] | None, root: Path, env: dict[str, str]) -> float:
+    client = RawClient(command, env)
+    try:
+        return client.initialize(root)
+    finally:
+        client.close()
+
+
+def first_diagnostics(root: Path, big: Path, env: dict[str, str]) -> tuple[float, float, float]:
+    """(spawn -> initialize answer, didOpen -> first diagnostics, spawn -> first diagnostics), ms."""
+    client = RawClient(env=env)
+    try:
+        init = client.initialize(root)
+        uri = big.as_uri()
+        text = big.read_text(encoding="utf-8")
+        item = {"uri": uri, "languageId": "kit", "version": 1, "text": text}
+        sent = client.notify("textDocument/didOpen", {"textDocument": item})
+        at, _ = client.wait(diagnostics_for(uri, 1), timeout=300)
+        return init, (at - sent) * 1000, (at - client.started) * 1000
+    finally:
+        client.close()
+
+
+def line(name: str, ms: float, target: float | None, baseline: float | None = None) -> None:
+    text = f"{name:34} {ms:8.1f} ms"
+    if target is not None:
+        text += f"   {ms / target:5.2f}x target ({target:.0f} ms)"
+    if baseline:
+        text += f"   {ms / baseline:5.2f}x baseline ({baseline:.1f} ms)"
+    print(text)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--packages", type=int, default=100)
+    ap.add_argument("--types", type=int, default=2000)
+    ap.add_argument("--methods", type=int, default=600)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="kit-bench-start-") as tmp:
+        env = {**os.environ, "KIT_CACHE_DIR": str(Path(tmp) / "cache")}
+        empty = Path(tmp) / "empty"
+        empty.mkdir()
+        baseline = statistics.median(
+            _initialize_ms([sys.executable, "-c", BASELINE_SERVER], empty, env) for _ in range(args.runs)
+        )
+        init = statistics.median(_initialize_ms(None, empty, env) for _ in range(args.runs))
+        line("initialize (empty folder)", init, 100, baseline)
+        info = write_design(Path(tmp) / "design", args.types, args.methods, args.packages, 3000)
+        print(f"design: {info.packages} packages, {info.types} types, {info.methods} methods")
+        cold = first_diagnostics(info.root, info.big_file, env)
+        warm = [first_diagnostics(info.root, info.big_file, env) for _ in range(max(1, args.runs // 2))]
+        line("initialize (large design)", statistics.median(w[0] for w in [cold, *warm]), 100, baseline)
+        line("first diagnostics, cold", cold[1], 500)
+        line("  spawn -> first diagnostics, cold", cold[2], None)
+        line("first diagnostics, warm", statistics.median(w[1] for w in warm), 500)
+        line("  spawn -> first diagnostics, warm", statistics.median(w[2] for w in warm), None)
+        time.sleep(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,33 @@
+"""Which files make a design, by the one rule `kit gen`, `kit fmt` and kit-lsp share: every
+file with the suffix under the design folder, recursively, skipping hidden and vendored
+folders. Standard library only (kit-lsp's start-up code lists designs with it before the
+rest of kit is imported)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+MANIFEST_NAME = "kit.design.yaml"
+SKIP_DIRS = frozenset({"vendor", "node_modules"})
+
+
+def _walk(root: Path) -> list[tuple[str, list[str], list[str]]]:
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS)
+        out.append((dirpath, dirnames, filenames))
+    return out
+
+
+def design_files(root: Path, suffix: str = ".kit") -> list[Path]:
+    """Every design file under the root, recursively, skipping hidden and vendored folders."""
+    out: list[Path] = []
+    for dirpath, _, filenames in _walk(root):
+        out.extend(Path(dirpath) / f for f in sorted(filenames) if f.endswith(suffix))
+    return out
+
+
+def design_roots(folder: Path) -> list[Path]:
+    """The design folders (holding a manifest) at or under ``folder``."""
+    return [Path(dirpath) for dirpath, _, filenames in _walk(folder) if MANIFEST_NAME in filenames]
