@@ -97,3 +97,24 @@ def openapi_line(text: str, operation_id: str) -> int | None:
         if line.strip() in wanted:
             return i
     return None
+
+
+def renamed_stubs(analysis: Any, manifest: Any, node: Any, new: str) -> dict[str, str]:
+    """Old stub path -> new stub path when ``node`` (a method, or a service without `@group`)
+    is renamed to ``new``: what the writer needs to carry the code even when the method's
+    types change in the same edit (`kit_core.stubs.carry`)."""
+    from kit_core.generators.go.layout import Layout
+    from kit_core.model import Method, ServiceDecl
+    from kit_core.naming import file_case
+
+    layout = Layout.from_manifest(manifest, "")
+    case = manifest.output.file_case
+    out: dict[str, str] = {}
+    for m in analysis.http.methods:
+        old_dir = layout.join(layout.service, m.output_dir)
+        if isinstance(node, Method) and m.method.name_span == node.name_span:
+            out[f"{old_dir}/{m.file_stem}.go"] = f"{old_dir}/{file_case(new, case)}.go"
+        elif isinstance(node, ServiceDecl) and m.service == node.name and m.group is None:
+            new_dir = layout.join(layout.service, file_case(new, case))
+            out[f"{old_dir}/{m.file_stem}.go"] = f"{new_dir}/{m.file_stem}.go"
+    return {old: new_path for old, new_path in out.items() if old != new_path}

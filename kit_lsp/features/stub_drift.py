@@ -14,6 +14,7 @@ from kit_core.stubs import Expected
 from kit_core.stubs.drift import Read
 from kit_lsp.background import DesignJob
 from kit_lsp.project import Snapshot
+from kit_lsp.state import View
 
 if TYPE_CHECKING:
     from kit_lsp.app import KitLanguageServer
@@ -87,6 +88,18 @@ even when the method's types changed too."""
 
 def snap_renames(snap: Snapshot) -> dict[str, str]:
     return dict(RENAMES.get(snap.key, {}))
+
+
+def remember_stub_renames(view: View, node: object, new: str) -> None:
+    """A method or service renamed in the editor: its stubs' code moves at the next generation."""
+    from kit_core.editor.lenses import renamed_stubs
+
+    snap = view.snapshot
+    if snap.root is None or snap.analysis is None:
+        return
+    moved = renamed_stubs(snap.analysis, snap.manifest, node, new)
+    if moved:
+        RENAMES.setdefault(snap.key, {}).update(moved)
 
 
 def register(server: KitLanguageServer) -> None:

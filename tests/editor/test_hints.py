@@ -119,3 +119,19 @@ def test_proto_outline_and_messages(tmp_path: Path) -> None:
     ]
     assert syms[1].name_span.start_line == 6 and syms[1].name_span.start_col == 8
     assert messages(pd)["Detail"][1] == "stock.v1.Level.Detail"
+
+
+def test_renamed_stubs_of_a_method_and_of_a_service(tmp_path: Path) -> None:
+    from kit_core.editor.lenses import renamed_stubs
+    from kit_core.model import ServiceDecl
+
+    design, analysis = _design(tmp_path)
+    post = next(m for m in analysis.http.methods if m.method.name == "Post")
+    assert renamed_stubs(analysis, design.manifest, post.method, "Publish") == {
+        "internal/service/shop/post.go": "internal/service/shop/publish.go"
+    }
+    service = next(d for f in design.files for d in f.declarations if isinstance(d, ServiceDecl))
+    assert renamed_stubs(analysis, design.manifest, service, "Store") == {
+        "internal/service/shop/search.go": "internal/service/store/search.go",
+        "internal/service/shop/post.go": "internal/service/store/post.go",
+    }

@@ -169,3 +169,44 @@ async def test_breaking_changes_against_the_baseline(client: LanguageClient, pro
     shown = await _message(client, start, "cannot read the design at no-such-ref")
     assert shown.type == lsp.MessageType.Warning
     _settings(client, breakingBaseline="")
+
+
+async def test_a_method_renamed_in_the_editor_keeps_its_code_even_with_new_types(
+    client: LanguageClient, project: Path
+) -> None:
+    path = project / "design/shop.kit"
+    uri = open_doc(client, path)
+    replace_all(client, uri, KIT)
+    start = len(client.log_messages)
+    _save(client, uri)
+    await _log(client, start, "kit: generated")
+    stub = project / "internal/service/items/create_item.go"
+    body = '\tl.Info("kept")\n\treturn nil, nil\n'
+    stub.write_text(stub.read_text().replace("\t// TODO: implement CreateItem.\n\treturn nil, nil\n", body))
+    await wait_for_diagnostics(client, uri)
+    before = KIT[: KIT.index("CreateItem")]
+    at = lsp.Position(before.count("\n"), len(before.rsplit("\n", 1)[-1]))
+    edit = await client.text_document_rename_async(lsp.RenameParams(lsp.TextDocumentIdentifier(uri), at, "AddItem"))
+    assert edit is not None and edit.changes is not None and uri in edit.changes
+    renamed = KIT.replace("CreateItem", "AddItem").replace("\t\tresponse Item\n", "\t\tresponse Color2\n")
+    renamed += "\ntype Color2 {\n\tname string\n}\n"
+    path.write_text(renamed)  # the user's edit, saved: renamed, and a new response type
+    replace_all(client, uri, renamed)
+    start = len(client.log_messages)
+    _save(client, uri)
+    await _log(client, start, "kit: generated")
+    new = (project / "internal/service/items/add_item.go").read_text()
+    assert "AddItem(req *types.Item) (*types.Color2, error) {\n" + body in new
+    path.write_text(KIT)
+    replace_all(client, uri, KIT)
+
+
+async def _log(client: LanguageClient, start: int, needle: str, timeout: float = 60) -> str:
+    async def poll() -> str:
+        while True:
+            for m in client.log_messages[start:]:
+                if needle in m.message:
+                    return m.message
+            await asyncio.sleep(0.02)
+
+    return await asyncio.wait_for(poll(), timeout)
