@@ -1,4 +1,4 @@
-"""The thin command line: `kit init`, `kit gen`, `kit fmt`, `kit version`.
+"""The thin command line: `kit init`, `kit gen`, `kit fmt`, `kit diff`, `kit version`.
 
 Exit codes: 0 success; 1 any error (diagnostics, a file `fmt -l` lists, a bad flag or
 argument); 2 a missing or unknown command.
@@ -224,6 +224,10 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("paths", nargs="*", help="files or folders (default .), or - for stdin")
     fmt.set_defaults(run=cmd_fmt)
 
+    from kit_core.breaking.cli import add_parser as add_diff
+
+    add_diff(sub)
+
     version = sub.add_parser("version", help="print the version")
     version.set_defaults(run=cmd_version)
     helpcmd = sub.add_parser("help", help="show this help")
@@ -236,7 +240,7 @@ def _print_help(parser: argparse.ArgumentParser) -> int:
     return 0
 
 
-COMMANDS = ("init", "gen", "fmt", "version", "help")
+COMMANDS = ("init", "gen", "fmt", "diff", "version", "help")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,4 +1,5 @@
-"""`kit.design.yaml`: every key with its default, removed keys, the starter manifest.
+"""`kit.design.yaml`: the manifest model (keys, defaults and removed keys come from the one
+table, `manifest_keys.py`), the starter manifest.
 
 Reading one (unknown-key warnings, removed keys, checks) is `manifest_reader.py`, imported
 when a manifest is parsed: what only needs the model (the writer, a run that finds nothing
@@ -13,53 +14,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kit_core.designfiles import MANIFEST_NAME  # noqa: F401 - one spelling of the name, re-exported
+from kit_core.manifest_keys import BY_NAME, OUTPUT_KEYS, SCALAR_KEYS, SECTION_KEYS
+from kit_core.manifest_keys import REMOVED_KEYS as REMOVED_KEYS  # re-exported (the reader imports it from here)
 
 if TYPE_CHECKING:
     from kit_core.diagnostics import Diagnostic
     from kit_core.source import Span
 
-FILE_CASES = ("snake", "kebab", "camel")
-KINDS = ("application", "contracts")
+FILE_CASES = BY_NAME["output.fileCase"].values
+KINDS = BY_NAME["output.kind"].values
 
 # Output keys: (default under application, default under contracts, accepts "-").
 _OUTPUT_KEYS: dict[str, tuple[str, str, bool]] = {
-    "types": ("./internal/types", "./gen/types", False),
-    "transport": ("./internal/transport", "./internal/transport", False),
-    "routes": ("./internal/routes", "./internal/routes", False),
-    "wiring": ("./internal/wiring", "./internal/wiring", False),
-    "service": ("./internal/service", "./internal/service", False),
-    "middleware": ("./internal/middleware", "./internal/middleware", False),
-    "config": ("./config", "./config", False),
-    "svccontext": ("./svccontext/svccontext.go", "./svccontext/svccontext.go", False),
-    "main": ("./main.go", "./main.go", True),
-    "openapi": ("./docs/openapi.yaml", "./docs/openapi.yaml", True),
-    "pb": ("./internal/pb", "./gen/pb", True),
-    "grpc": ("./internal/grpc", "./internal/grpc", False),
+    k.leaf: (k.default or "", k.contracts_default or k.default or "", k.dash) for k in OUTPUT_KEYS
 }
 _FILE_OUTPUTS = frozenset({"svccontext", "main", "openapi"})  # file paths, not directories
 
-REMOVED_KEYS: dict[str, str] = {
-    "design": "the folder holding kit.design.yaml is the design folder",
-    "output.services": "logic stubs go to output.service",
-    "output.consumeMiddleware": "consumer middleware is set with bus.Use where the bus is built",
-    "events.asyncapi": "no AsyncAPI document is generated",
-    "events.targets[].layout": "the application owns the folder layout of its consumers",
-}
-
-_KNOWN_SCALARS = frozenset(
-    {f"output.{k}" for k in _OUTPUT_KEYS}
-    | {
-        "output.kind",
-        "output.fileCase",
-        "openapi.title",
-        "openapi.version",
-        "openapi.description",
-        "openapi.basePath",
-        "proto.plugins.go",
-        "proto.plugins.goGrpc",
-    }
-)
-_KNOWN_SECTIONS = frozenset({"output", "openapi", "proto", "proto.plugins", "events"})
+_KNOWN_SCALARS = SCALAR_KEYS
+_KNOWN_SECTIONS = SECTION_KEYS
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ from kit_core.manifest import (
     ProtoConfig,
     default_manifest,
 )
+from kit_core.manifest_keys import lookup
 from kit_core.source import Span, file_span
 
 # --------------------------------------------------------------------------- reading
@@ -82,6 +83,7 @@ class _Reader:
             )
         elif key == "openapi.securitySchemes":
             self.values[key] = yaml.safe_load(yaml.serialize(value)) or {}
+            self.named(key, value)
         elif key == "events.targets":
             self.values[key] = self.targets(value)
         elif key == "proto.includes":
@@ -92,6 +94,21 @@ class _Reader:
             self.values[key] = self.scalar(key, value)
         else:
             self.diags.append(make("manifest/unknown-key", self.span(key_node), key=key))
+
+    def named(self, prefix: str, node: yaml.Node) -> None:
+        """Unknown keys inside user-named mappings (a security scheme and its flows), by the
+        key table; `x-` extensions pass, and what sits below a free key is not looked at."""
+        if not isinstance(node, yaml.MappingNode):
+            return
+        for key_node, value_node in node.value:
+            name = str(key_node.value)
+            key = f"{prefix}.{name}"
+            row = lookup(key)
+            user_named = key.count(".") == 2  # the scheme's own name
+            if row is None and not user_named and not name.startswith("x-"):
+                self.diags.append(make("manifest/unknown-key", self.span(key_node), key=key))
+            elif user_named or (row is not None and row.kind.value == "section"):
+                self.named(key, value_node)
 
     def scalar(self, key: str, node: yaml.Node) -> str | None:
         if not isinstance(node, yaml.ScalarNode):

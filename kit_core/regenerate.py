@@ -24,7 +24,7 @@ the project) is reported, located, and changes nothing.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -105,9 +105,11 @@ def regenerate(
     progress: Callable[[str], None] = lambda _: None,
     loaded: Loaded | None = None,
     resident: bool = False,
+    renames: Mapping[str, str] | None = None,
 ) -> Outcome:
     """``resident``: the caller lives on (kit-lsp), so generators may keep pieces of their
-    output for the next run (`GenContext.keys`). Raises `program.DesignError` (no go.mod) and
+    output for the next run (`GenContext.keys`). ``renames``: old logic stub -> new stub of
+    methods renamed in the editor (the writer carries the code). Raises `program.DesignError` (no go.mod) and
     `writer.statedir.StateDirError`."""
     design_root = Path(design_root).resolve()
     project_root = Path(project_root or design_root.parent).resolve()
@@ -115,6 +117,7 @@ def regenerate(
     with project_lock(project_root, on_wait) as folder:
         run = _Run(folder, design_root, project_root, chosen, parallel, progress)
         run.resident = resident
+        run.renames = renames
         run.outcome.recovery = recover(folder, project_root)
         return run.fast() or run.full(loaded)
 
@@ -138,6 +141,7 @@ class _Run:
         self.outcome = Outcome(project_root)
         self.rendered_files: dict[str, list[OutputFile]] = {}
         self.resident = False
+        self.renames: Mapping[str, str] | None = None
 
     # ------------------------------------------------------------------ nothing changed
 
@@ -223,7 +227,9 @@ class _Run:
 
     def _write(self, files: list[OutputFile], known: list[Known], manifest: Any) -> WriteReport:
         journal = Journal(self.folder, self.project_root)
-        return write_outputs(self.project_root, files, manifest, targets=self.targets, known=known, journal=journal)
+        return write_outputs(
+            self.project_root, files, manifest, targets=self.targets, known=known, journal=journal, renames=self.renames
+        )
 
     def _remember(
         self, units: Sequence[RenderUnit], fresh: dict[str, str], files: list[OutputFile], check: Check, design: Design

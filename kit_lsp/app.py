@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 from lsprotocol import types as lsp
@@ -15,10 +16,13 @@ from pygls.lsp.server import LanguageServer
 
 from kit_core import __version__
 from kit_lsp import features, wire
+from kit_lsp.background import DesignJob
 from kit_lsp.features.diagnostics import Diagnostics
 from kit_lsp.features.lifecycle import terminate
 from kit_lsp.features.regenerate import Regenerator
+from kit_lsp.project import Snapshot
 from kit_lsp.protocol import KitProtocol
+from kit_lsp.refresh import Refresher
 from kit_lsp.state import State
 
 log = logging.getLogger(__name__)
@@ -33,8 +37,13 @@ class KitLanguageServer(LanguageServer):
             text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental,
         )
         self.state = State()
+        self.analysis_listeners: list[Callable[[Snapshot], None]] = []  # told after each published analysis
         self.diagnostics = Diagnostics(self)
         self.regenerate = Regenerator(self)
+        self.stub_drift: DesignJob  # set by the features that own them
+        self.breaking: DesignJob
+        self.refresh = Refresher(self)
+        self.analysis_listeners.append(self.refresh.soon)
 
     @property
     def kit_protocol(self) -> KitProtocol:

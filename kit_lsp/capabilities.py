@@ -33,6 +33,7 @@ SEMANTIC_TOKEN_TYPES = [
 ]
 SEMANTIC_TOKEN_MODIFIERS = ["declaration", "defaultLibrary"]
 CODE_ACTION_KINDS = ["quickfix"]
+COMMANDS = ["kit.open"]  # kit_lsp.features.code_lens: show a file at a line
 ENCODINGS = ("utf-8", "utf-16", "utf-32")
 
 
@@ -77,7 +78,9 @@ def server_capabilities(client: Any) -> dict[str, Any]:
         "documentFormattingProvider": True,
         "renameProvider": {"prepareProvider": True} if prepare else True,
         "foldingRangeProvider": True,
-        "executeCommandProvider": {"commands": []},
+        "executeCommandProvider": {"commands": COMMANDS},
+        "inlayHintProvider": {"resolveProvider": False},
+        "codeLensProvider": {"resolveProvider": False},
         "semanticTokensProvider": {
             "legend": {"tokenTypes": SEMANTIC_TOKEN_TYPES, "tokenModifiers": SEMANTIC_TOKEN_MODIFIERS},
             "full": True,

@@ -12,7 +12,7 @@ message per stage (and the lock's waiting message).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -63,18 +63,32 @@ class Outcome:
             f"kit: generated {self.root}: wrote {written}; swept {swept}; {self.unchanged} unchanged; {parts}"
         )
 
+    def one_line(self) -> str:
+        """`kit: design: 3 written (a.go, b.go, +1), 1 swept, 40 unchanged, 2 notices`."""
+        names = [Path(p).name for p in self.written]
+        shown = ", ".join(names[:2]) + (f", +{len(names) - 2}" if len(names) > 2 else "")
+        parts = [f"{len(self.written)} written" + (f" ({shown})" if self.written else "")]
+        parts += [f"{len(self.swept)} swept", f"{self.unchanged} unchanged"]
+        if self.notices:
+            parts.append(f"{len(self.notices)} notice{'s' if len(self.notices) != 1 else ''} (see the output)")
+        return printable(f"kit: {self.root.name}: " + ", ".join(parts))
+
 
 def generate_design(
     root: Path,
     progress: Callable[[str], None] = lambda _: None,
     snapshot: Callable[[], Snapshot | None] | None = None,
+    renames: Mapping[str, str] | None = None,
 ) -> Outcome:
-    """``snapshot`` returns the server's current analysis of the design (None: read the disk)."""
+    """``snapshot`` returns the server's current analysis of the design (None: read the disk);
+    ``renames`` pairs the old and new stubs of methods renamed in the editor (their code moves)."""
     outcome = Outcome(root)
     try:
         snap = snapshot() if snapshot is not None else None
         loaded = as_loaded(root, snap) if snap is not None else None
-        result = regenerate(root, loaded=loaded, progress=progress, on_wait=progress, resident=True)
+        result = regenerate(
+            root, loaded=loaded, progress=progress, on_wait=progress, resident=True, renames=renames
+        )
     except program.DesignError as exc:
         outcome.failure = exc.diagnostic.message
         return outcome

@@ -26,6 +26,7 @@ from kit_core.manifest import MANIFEST_NAME, Manifest, default_manifest, parse_m
 from kit_core.model import SourceFile
 from kit_core.symbols import SymbolTable
 from kit_lsp.documents import Document
+from kit_lsp.protos import Protos
 
 
 def design_root_for(path: str) -> Path | None:
@@ -52,6 +53,8 @@ class Snapshot:
     analysis: Any = None
     versions: dict[str, int | None] = field(default_factory=dict)  # open buffers analysed
     manifest_text: str | None = None  # the manifest's text analysed (None: no manifest)
+    protos: Any = None  # kit_core.proto.ProtoDesign: the design's protos compiled (None without protos)
+    proto_outlines: dict[str, list[Any]] = field(default_factory=dict)  # import name -> last good outline
 
     def diagnostics_for(self, path: str) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.span.path == path]
@@ -113,6 +116,7 @@ class DesignSession:
         self._analyzer: Analyzer | None = None
         self._manifest: Manifest | None = None
         self._manifest_text: tuple[str, Manifest, list[Diagnostic]] | None = None
+        self.protos = Protos(root)
 
     def analyze(self, open_docs: Mapping[str, Document]) -> Snapshot:
         mpath = str(self.root / MANIFEST_NAME)
@@ -124,14 +128,19 @@ class DesignSession:
         if manifest_doc is not None:
             versions[mpath] = manifest_version
         analysis = self._update(manifest, files)
-        diags = merge(mdiags, analysis.diagnostics)
+        compiled, proto_versions = self.protos.compile(manifest, open_docs)
+        versions.update(proto_versions)
+        diags = merge(mdiags, analysis.diagnostics, self.protos.diagnostics(manifest, analysis))
         symbols = analysis.symbols
-        return Snapshot(str(self.root), self.root, manifest, files, diags, symbols, analysis, versions, text)
+        snap = Snapshot(str(self.root), self.root, manifest, files, diags, symbols, analysis, versions, text)
+        snap.protos, snap.proto_outlines = compiled, self.protos.outlines
+        return snap
 
     def forget_listing(self) -> None:
         """Files were created, changed or deleted: list and check them again next time."""
         self._paths = None
         self.disk.forget_checks()
+        self.protos.forget_listing()
 
     def _listing(self) -> set[str]:
         now = time.monotonic()

@@ -25,11 +25,23 @@ class Settings:
     into one analysis this long after the last of them."""
     generate_delay_ms: int = 100
     """Debounce between a save and generation (saves within it are coalesced)."""
+    save_summary: bool = False
+    """After each generation on save, show a one-line summary of what was written
+    (`window/showMessage`); a failed generation is always shown."""
+    breaking_baseline: str = ""
+    """A git ref (`main`, `v1.2.0`): show the changes that break clients since the design at
+    that ref, as `kit diff <ref>` lists them. Empty: off."""
 
 
 def _strict_bool(value: Any, _: type) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"expected true or false, got {value!r}")
+    return value
+
+
+def _strict_str(value: Any, _: type) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"expected a string, got {value!r}")
     return value
 
 
@@ -42,6 +54,7 @@ def _strict_int(value: Any, _: type) -> int:
 _converter = cattrs.Converter()
 _converter.register_structure_hook(bool, _strict_bool)
 _converter.register_structure_hook(int, _strict_int)
+_converter.register_structure_hook(str, _strict_str)
 _converter.register_structure_hook(
     Settings,
     make_dict_structure_fn(
@@ -50,6 +63,8 @@ _converter.register_structure_hook(
         generate_on_save=override(rename="generateOnSave"),
         diagnostics_delay_ms=override(rename="diagnosticsDelayMs"),
         generate_delay_ms=override(rename="generateDelayMs"),
+        save_summary=override(rename="saveSummary"),
+        breaking_baseline=override(rename="breakingBaseline"),
     ),
 )
 
@@ -76,4 +91,6 @@ def _as_raw(s: Settings) -> dict[str, Any]:
         "generateOnSave": s.generate_on_save,
         "diagnosticsDelayMs": s.diagnostics_delay_ms,
         "generateDelayMs": s.generate_delay_ms,
+        "saveSummary": s.save_summary,
+        "breakingBaseline": s.breaking_baseline,
     }

@@ -84,7 +84,7 @@ def serve_worker(inp: IO[str], out: IO[str]) -> None:
 
         try:
             root = Path(run["root"])
-            outcome = generate_design(root, progress, partial(designs.snapshot, root))
+            outcome = generate_design(root, progress, partial(designs.snapshot, root), run.get("renames"))
         except Superseded:
             send({"done": run_id, "cancelled": True})
             continue
@@ -150,15 +150,18 @@ class Worker:
         """Start the process ahead of the first run (its imports take a while)."""
         self._ensure()
 
-    async def run(self, root: Path, report: Report) -> tuple[int, asyncio.Future[dict[str, Any] | None]]:
-        """Start a generation; returns its id and a future of the outcome (None: cancelled)."""
+    async def run(
+        self, root: Path, report: Report, renames: dict[str, str] | None = None
+    ) -> tuple[int, asyncio.Future[dict[str, Any] | None]]:
+        """Start a generation; returns its id and a future of the outcome (None: cancelled).
+        ``renames``: old stub -> new stub of methods renamed in the editor (their code moves)."""
         loop = asyncio.get_running_loop()
         with self._lock:
             self._next += 1
             run_id = self._next
             future: asyncio.Future[dict[str, Any] | None] = loop.create_future()
             self._pending[run_id] = (future, report, loop)
-        self._send({"run": run_id, "root": str(root)})
+        self._send({"run": run_id, "root": str(root), "renames": renames or {}})
         return run_id, future
 
     def cancel(self, run_id: int) -> None:

@@ -337,6 +337,27 @@ register("proto/plugin-missing", E, "{message}",
          "the protobuf Go plugins are not pinned in go.mod (or a configured plugin is not found)")
 register("proto/plugin", E, "{plugin} failed: {message}", "a protobuf plugin that failed or wrote outside output.pb")
 
+# ---- logic stubs against the design (kit_core/stubs) --------------------------------------------
+register("stub/drift", W, "logic stub {stub} of {label} {detail}",
+         "a gen-once logic stub whose method signature no longer matches what the design generates")
+register("stub/renamed", Severity.INFO, "{label} has no logic stub yet: {old} holds the code of {old_label}, "
+         "which the design no longer has, with the same signature - the next generation carries it into {new}",
+         "a renamed method whose code the next generation carries into its new stub")
+
+# ---- breaking changes against a baseline (kit_core/breaking: `kit diff`, kit-lsp) ------------
+register("breaking/removed", W, "{message}", "a route, method, field, enum value, message, service or RPC a "
+         "client uses was removed")
+register("breaking/renamed", W, "{message}", "a method, field or proto field a client names was renamed")
+register("breaking/required", W, "{message}", "a request field became required (or a new one is), or a response "
+         "field may now be absent")
+register("breaking/narrowed", W, "{message}", "a request field's validators refuse values they accepted")
+register("breaking/wire", W, "{message}", "a field travels under another wire name or in another location")
+register("breaking/status", W, "{message}", "a method's success status or an error's status changed")
+register("breaking/route", W, "{message}", "a method's verb or full route changed")
+register("breaking/type", W, "{message}", "a field's type, or an RPC's request or response message, changed")
+register("breaking/field-number", W, "{message}", "a proto field moved to another number")
+register("breaking/streaming", W, "{message}", "an RPC's streaming kind changed")
+
 # ---- formatter ------------------------------------------------------------------------------
 register("format/comment-position", E,
          "a comment inside {what} cannot be formatted - move it above or after the line",

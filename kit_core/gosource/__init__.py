@@ -9,9 +9,19 @@
 
 Used for the notices about gen-once files kit does not rewrite (a `main.go` that never calls
 `RegisterGRPC`, a `config.go` without the gRPC struct) and, later, to compare a user's stub
-signatures with the design (stub drift).
+signatures with the design (stub drift: `kit_core.stubs`), which reads `GoFunc.sig`: byte
+offsets of the parameters, results and body, and each type keyed by import path.
 """
 
-from kit_core.gosource.source import GoCall, GoField, GoFunc, GoSource
+from kit_core.gosource.source import (
+    GoCall,
+    GoField,
+    GoFunc,
+    GoImport,
+    GoParam,
+    GoSignature,
+    GoSource,
+    assumed_name,
+)
 
-__all__ = ["GoCall", "GoField", "GoFunc", "GoSource"]
+__all__ = ["GoCall", "GoField", "GoFunc", "GoImport", "GoParam", "GoSignature", "GoSource", "assumed_name"]

@@ -16,12 +16,12 @@ and are reported unchanged or skipped.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kit_core.generators.base import Notice, OutputFile
+from kit_core.generators.base import Notice, OutputFile, Owner
 from kit_core.writer.apply import WriteFailed, apply_plan
 from kit_core.writer.headers import GO_GEN_ONCE, GO_REGEN, YAML_REGEN
 from kit_core.writer.host import DiskHost, Host, MemoryHost
@@ -85,10 +85,19 @@ def plan_outputs(
     targets: Iterable[str] = ALL_TARGETS,
     sweep: bool = True,
     known: Sequence[Known] = (),
+    renames: Mapping[str, str] | None = None,
 ) -> Plan:
-    """What a run would do, touching nothing (also a dry run)."""
+    """What a run would do, touching nothing (also a dry run). ``renames`` maps an old logic
+    stub to the new stub of its renamed method (kit-lsp's rename says so)."""
     chosen = tuple(targets)
     plan = Plan()
+    stub_notices: list[Notice] = []
+    if "go" in chosen and any(f.owner is Owner.GEN_ONCE and f.path.endswith(".go") for f in files):
+        # a renamed method's code carried into its new stub; drift of the stubs rendered (imported
+        # here: a no-op run renders nothing and must not load the Go reader)
+        from kit_core.stubs.step import stubs_step
+
+        files, stub_notices = stubs_step(host, files, manifest, renames, [k.path for k in known])
     _aliases(host, manifest, plan)
     classify(host, files, known, plan)
     produced = {f.path for f in files} | {k.path for k in known}
@@ -103,7 +112,9 @@ def plan_outputs(
     if "go" in chosen:
         swept = {w.path for w in plan.sweep}
         created = {w.path for w in plan.writes if w.old is None}
-        plan.notices += stale_stub_notices(host, manifest, produced, named)
+        carried = {n.path for n in stub_notices}
+        plan.notices += [n for n in stale_stub_notices(host, manifest, produced, named) if n.path not in carried]
+        plan.notices += stub_notices
         plan.notices += grpc_notices(host, manifest, [*files, *known], swept)
         plan.notices += middleware_notices(host, manifest, files, created)
     return plan
@@ -143,6 +154,7 @@ def write_outputs(
     sweep: bool = True,
     known: Sequence[Known] = (),
     journal: Journal | None = None,
+    renames: Mapping[str, str] | None = None,
 ) -> WriteReport:
     """Write ``files`` under ``project_root`` (or into ``host``) and sweep stale REGEN files.
 
@@ -150,7 +162,7 @@ def write_outputs(
     but the document, a go-only run leaves the document alone.
     """
     host = host or DiskHost(Path(project_root))
-    plan = plan_outputs(host, files, manifest, targets, sweep, known)
+    plan = plan_outputs(host, files, manifest, targets, sweep, known, renames)
     report = WriteReport(notices=list(plan.notices), problems=list(plan.problems))
     if plan.problems:
         return report

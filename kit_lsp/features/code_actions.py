@@ -15,6 +15,7 @@ from kit_core.diagnostics import Diagnostic
 from kit_core.model import Decl, SourceFile
 from kit_core.source import Span
 from kit_lsp import renaming
+from kit_lsp.background import DesignJob
 from kit_lsp.convert import UTF8, lsp_edit, lsp_range, uri_of
 from kit_lsp.features.rename import workspace_edit
 from kit_lsp.locate import target_at
@@ -139,20 +140,26 @@ def _append(view: View, file: SourceFile, title: str, declaration: str) -> Edit:
     return title, lsp.WorkspaceEdit(changes={uri: [lsp.TextEdit(lsp.Range(at, at), text)]})
 
 
-def actions(view: View, diagnostics: list[lsp.Diagnostic]) -> list[lsp.CodeAction]:
+def _quick_fixes(diag: lsp.Diagnostic, edits: list[Edit]) -> list[lsp.CodeAction]:
+    """The first fix is the preferred one."""
+    return [
+        lsp.CodeAction(title=t, kind=lsp.CodeActionKind.QuickFix, diagnostics=[diag], edit=e, is_preferred=i == 0)
+        for i, (t, e) in enumerate(edits)
+    ]
+
+
+def actions(view: View, diagnostics: list[lsp.Diagnostic], later: DesignJob | None = None) -> list[lsp.CodeAction]:
+    """Quick fixes; ``later`` holds the diagnostics computed after the analysis (stub drift)."""
     out: list[lsp.CodeAction] = []
     for diag in diagnostics:
-        edits = _carried(view, diag)
+        edits = _carried(view, diag) or (later.fixes(view.doc.path, diag, view.encoding) if later else [])
         make = OBVIOUS.get(str(diag.code))
         if not edits and make is not None:
             edit = make(view, view.offset(diag.range.start))
             edits = [edit] if edit is not None else []
         if diag.code == "decorator/ref":
             edits += _declare(view, view.offset(diag.range.start))
-        out += [
-            lsp.CodeAction(title=t, kind=lsp.CodeActionKind.QuickFix, diagnostics=[diag], edit=e, is_preferred=i == 0)
-            for i, (t, e) in enumerate(edits)
-        ]
+        out += _quick_fixes(diag, edits)
     return out
 
 
@@ -162,7 +169,11 @@ def register(server: KitLanguageServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION, options)
     @server.thread()
     def code_action(ls: KitLanguageServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
+        doc = ls.state.docs.get(params.text_document.uri)
+        if doc is not None and doc.kind == "proto":  # stub drift on an RPC
+            diags = params.context.diagnostics
+            return [a for d in diags for a in _quick_fixes(d, ls.stub_drift.fixes(doc.path, d, ls.state.encoding))]
         view = ls.state.view(params.text_document.uri, fresh=True)
         if view is None:
             return None
-        return actions(view, list(params.context.diagnostics))
+        return actions(view, list(params.context.diagnostics), ls.stub_drift)

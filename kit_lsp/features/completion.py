@@ -16,6 +16,7 @@ from lsprotocol import types as lsp
 from kit_lsp.capabilities import COMPLETION_TRIGGERS
 from kit_lsp.completions import Request, complete, resolve_documentation
 from kit_lsp.context import word_before as _word
+from kit_lsp.manifest_lang import manifest_completion
 
 if TYPE_CHECKING:
     from kit_lsp.app import KitLanguageServer
@@ -32,6 +33,8 @@ def register(server: KitLanguageServer) -> None:
     def completion(ls: KitLanguageServer, params: lsp.CompletionParams) -> lsp.CompletionList | None:
         state = ls.state
         doc = state.docs.get(params.text_document.uri)
+        if doc is not None and doc.kind == "manifest":
+            return manifest_completion(doc, params.position, state.encoding)
         if doc is None or doc.kind != "kit":
             return None
         with doc.lock:

@@ -190,6 +190,8 @@ class Diagnostics:
                 shown.add(path)
             else:
                 shown.discard(path)
+        for listener in self._server.analysis_listeners:
+            listener(snap)
 
     def _publish_file(
         self, path: str, doc: Document | None, found: tuple[Diagnostic, ...], encoding: str, text_of: TextOf
@@ -214,8 +216,12 @@ class Diagnostics:
         self._last[uri] = (-1, ())  # no version is -1: the next list differs
 
     def set(self, source: str, doc: Document, diags: list[lsp.Diagnostic]) -> None:
-        self._by_source.setdefault(source, {})[doc.uri] = diags
-        self._publish(doc.uri, doc.version)
+        self.set_file(source, doc.uri, doc.version, diags)
+
+    def set_file(self, source: str, uri: str, version: int | None, diags: list[lsp.Diagnostic]) -> None:
+        """One source's diagnostics of a file, open (its version) or not (None)."""
+        self._by_source.setdefault(source, {})[uri] = diags
+        self._publish(uri, version)
 
     def clear(self, uri: str) -> None:
         for per_uri in self._by_source.values():

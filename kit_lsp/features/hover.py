@@ -12,6 +12,7 @@ from kit_core.symbols import PRIMITIVES
 from kit_lsp import describe
 from kit_lsp.convert import lsp_range
 from kit_lsp.locate import Target, target_at
+from kit_lsp.manifest_lang import manifest_hover
 from kit_lsp.refs import Ref, resolve
 from kit_lsp.state import View
 
@@ -23,6 +24,9 @@ def register(server: KitLanguageServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     @server.thread()
     def hover(ls: KitLanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
+        doc = ls.state.docs.get(params.text_document.uri)
+        if doc is not None and doc.kind == "manifest":
+            return manifest_hover(doc, params.position, ls.state.encoding)
         view = ls.state.view(params.text_document.uri)
         if view is None:
             return None

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-WATCHED = ("**/*.kit", "**/kit.design.yaml")
+WATCHED = ("**/*.kit", "**/*.proto", "**/kit.design.yaml", "**/*.go")  # Go: users edit their stubs
 
 
 def register(server: KitLanguageServer) -> None:
@@ -99,7 +99,10 @@ def terminate(code: int) -> NoReturn:
 
 def apply_settings(ls: KitLanguageServer, raw: Any) -> None:
     settings, problem = load_settings(raw, ls.state.settings)
+    changed = settings.breaking_baseline != ls.state.settings.breaking_baseline
     ls.state.settings = settings
+    if changed:
+        ls.breaking.refresh_all()
     if problem:
         ls.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Warning, problem))
 

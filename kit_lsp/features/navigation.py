@@ -10,6 +10,7 @@ from lsprotocol import types as lsp
 
 from kit_core.model import Decl
 from kit_lsp.convert import lsp_location, lsp_range
+from kit_lsp.goto import proto_locations, stub_location
 from kit_lsp.locate import target_at
 from kit_lsp.refs import references, resolve
 from kit_lsp.state import View
@@ -36,10 +37,15 @@ def register(server: KitLanguageServer) -> None:
     @server.thread()
     def definition(ls: KitLanguageServer, params: lsp.DefinitionParams) -> list[lsp.Location] | None:
         view = ls.state.view(params.text_document.uri)
-        decl = declaration_at(view, params.position) if view is not None else None
-        if view is None or decl is None:
+        if view is None:
             return None
-        return [lsp_location(decl.name_span, view.encoding, ls.state.text_of)]
+        target = target_at(view.file, view.offset(params.position))
+        if target is not None and target.kind == "method":
+            return stub_location(view, target) or None
+        decl = declaration_at(view, params.position)
+        own = [lsp_location(decl.name_span, view.encoding, ls.state.text_of)] if decl is not None else []
+        name = target.node.name if target is not None and target.kind in ("ref", "decl") else None
+        return (own + (proto_locations(view, name) if name else [])) or None
 
     @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
     @server.thread()

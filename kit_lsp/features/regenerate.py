@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types as lsp
 
 from kit_core.printable import printable
+from kit_lsp.features.stub_drift import RENAMES
 from kit_lsp.generation import Outcome
 from kit_lsp.project import design_root_for
 from kit_lsp.worker import Worker
@@ -101,20 +102,33 @@ class Regenerator:
             if message.startswith("kit: waiting"):
                 self._log(lsp.MessageType.Info, message)
 
-        run_id, result = await self.worker.run(root, report)
+        renames = dict(RENAMES.get(str(root), {}))  # methods renamed in the editor: their code moves
+        run_id, result = await self.worker.run(root, report, renames)
         self._running[root] = run_id
         raw = await result
         if raw is None:
             progress.end("kit: superseded by a newer save")
             return
         outcome = Outcome.from_dict(root, raw)
+        if outcome.ok:
+            for old in renames:
+                RENAMES.get(str(root), {}).pop(old, None)
         progress.end(outcome.summary())
         self.runs += 1
         self._log(lsp.MessageType.Info if outcome.ok else lsp.MessageType.Warning, outcome.summary())
         for notice in outcome.notices:
             self._log(lsp.MessageType.Info, f"kit: notice: {notice}")
-        if outcome.failure:  # not a design error (those are diagnostics): tell the user
-            self._server.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Warning, outcome.summary()))
+        self._tell(outcome)
+        self._server.stub_drift.refresh_all()  # stubs were written: their state changed
+        self._server.refresh.soon()
+
+    def _tell(self, outcome: Outcome) -> None:
+        """Where users look: a failed generation always, a one-line summary when asked."""
+        if not outcome.ok:
+            kind = lsp.MessageType.Warning if outcome.design_errors else lsp.MessageType.Error
+            self._server.window_show_message(lsp.ShowMessageParams(kind, outcome.summary()))
+        elif self._server.state.settings.save_summary:
+            self._server.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Info, outcome.one_line()))
 
     def _log(self, kind: lsp.MessageType, message: str) -> None:
         self._server.window_log_message(lsp.LogMessageParams(type=kind, message=printable(message)))

@@ -14,6 +14,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from kit_core.source import Span
 from kit_lsp import renaming
 from kit_lsp.convert import lsp_edit, lsp_range, uri_of
+from kit_lsp.features.stub_drift import remember_stub_renames
 from kit_lsp.state import View
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ def register(server: KitLanguageServer) -> None:
         problem = renaming.problem(view, symbol, params.new_name, spans)
         if problem:
             raise JsonRpcInvalidParams(problem)
+        remember_stub_renames(view, symbol.node, params.new_name)
         return workspace_edit(view, spans, params.new_name, ls.state.uri_for)
 
 

@@ -28,6 +28,7 @@ from kit_core.model import (
 from kit_core.source import Span
 from kit_lsp.convert import lsp_location, lsp_range
 from kit_lsp.project import Snapshot
+from kit_lsp.proto_view import proto_symbols
 
 if TYPE_CHECKING:
     from kit_lsp.app import KitLanguageServer
@@ -110,6 +111,8 @@ def register(server: KitLanguageServer) -> None:
     @server.thread()
     def outline(ls: KitLanguageServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
         doc = ls.state.docs.get(params.text_document.uri)
+        if doc is not None and doc.kind == "proto":
+            return proto_symbols(ls.state.snapshot_for(doc), doc.path, ls.state.encoding)
         if doc is None or doc.kind != "kit":
             return []
         return document_symbols(doc.parsed().declarations, ls.state.encoding)

@@ -14,11 +14,19 @@ from typing import TYPE_CHECKING
 from lsprotocol import types as lsp
 
 from kit_core.manifest import MANIFEST_NAME
-from kit_lsp.documents import kind_of, path_of
+from kit_lsp.documents import Document, kind_of, path_of
 from kit_lsp.project import design_root_for
 
 if TYPE_CHECKING:
     from kit_lsp.app import KitLanguageServer
+
+
+def checked(doc: Document) -> bool:
+    """`.kit` files and manifests; `.proto` files only inside a design folder (protos
+    elsewhere belong to other tools)."""
+    if doc.kind == "proto":
+        return design_root_for(doc.path) is not None
+    return doc.kind in ("kit", "manifest")
 
 
 def register(server: KitLanguageServer) -> None:
@@ -27,7 +35,7 @@ def register(server: KitLanguageServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: KitLanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
         doc = state.docs.open(params.text_document)
-        if doc.kind in ("kit", "manifest"):
+        if checked(doc):
             ls.diagnostics.schedule_doc(doc)
             if design_root_for(doc.path) is not None:
                 ls.regenerate.warm()
@@ -38,7 +46,7 @@ def register(server: KitLanguageServer) -> None:
         if doc is None:
             return
         doc.apply(params.content_changes, params.text_document.version, state.encoding)
-        if doc.kind in ("kit", "manifest"):
+        if checked(doc):
             ls.diagnostics.schedule_doc(doc)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
@@ -65,8 +73,12 @@ def register(server: KitLanguageServer) -> None:
     @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched(ls: KitLanguageServer, params: lsp.DidChangeWatchedFilesParams) -> None:
         keys: set[str] = set()
+        if any(path_of(c.uri).endswith(".go") for c in params.changes):
+            ls.stub_drift.refresh_all()  # a stub edited, created or deleted
         for change in params.changes:
             path = path_of(change.uri)
+            if path.endswith(".go"):
+                continue
             root = design_root_for(path)
             if root is None:
                 continue

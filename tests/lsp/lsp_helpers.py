@@ -117,14 +117,29 @@ def _register(client: LanguageClient, params: lsp.RegistrationParams) -> None:
     return None
 
 
+def refreshes(client: LanguageClient) -> dict[str, int]:
+    """How many `workspace/<x>/refresh` requests the server sent, by method."""
+    return client.__dict__.setdefault("kit_refreshes", {})  # type: ignore[no-any-return]
+
+
+def _refresh(method: str):  # type: ignore[no-untyped-def]
+    def handler(client: LanguageClient, params: None) -> None:
+        refreshes(client)[method] = refreshes(client).get(method, 0) + 1
+
+    return handler
+
+
 def make_client() -> LanguageClient:
     """pytest-lsp's test client, also recording the version of published diagnostics and
-    accepting `client/registerCapability` (it has no handler for it)."""
+    accepting `client/registerCapability` and the inlay-hint and code-lens refreshes (it has
+    no handler for them)."""
     client = LanguageClient(converter_factory=default_converter)
     features = {
         **DEFAULT_CLIENT_FEATURES,
         lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: _publish,
         lsp.CLIENT_REGISTER_CAPABILITY: _register,
+        lsp.WORKSPACE_INLAY_HINT_REFRESH: _refresh(lsp.WORKSPACE_INLAY_HINT_REFRESH),
+        lsp.WORKSPACE_CODE_LENS_REFRESH: _refresh(lsp.WORKSPACE_CODE_LENS_REFRESH),
     }
     register_lsp_features(client, features)
     return client

@@ -1,9 +1,14 @@
 // The extension's behaviour, apart from VS Code's process: it starts kit-lsp, restarts it
 // when asked or when its settings change, and runs "kit: Generate" and "kit: Show Output".
+// A .proto wakes it only inside a design folder: opened elsewhere (the extension activates
+// on proto languages too) it starts nothing; the client is given the protos of the design
+// folders it knows, and restarted when a proto of another design folder is opened.
 // The language client and the process runner are passed in, so tests drive it against a
 // stubbed `vscode` module.
+import * as path from "path";
 import * as vscode from "vscode";
 import { generate, generateTarget, Runner } from "./generate";
+import { designFolderOf, isKitFile, isProto, MANIFEST } from "./protos";
 import { kitCommand, resolveServer, ServerNotFound, System } from "./serverPath";
 import { affectsServer, readSettings, Settings } from "./settings";
 
@@ -12,7 +17,12 @@ export interface ClientLike {
   stop(): Promise<void>;
 }
 
-export type ClientFactory = (command: string, settings: Settings, output: vscode.OutputChannel) => ClientLike;
+export type ClientFactory = (
+  command: string,
+  settings: Settings,
+  output: vscode.OutputChannel,
+  designFolders: readonly string[],
+) => ClientLike;
 
 export const COMMANDS = {
   generate: "kit.generate",
@@ -23,6 +33,8 @@ export const COMMANDS = {
 export class KitExtension {
   private client: ClientLike | undefined;
   private server: string | undefined;
+  private designs: string[] = [];
+  private attempted = false; // started once: later kit files do not retry a server that is missing
   readonly output: vscode.OutputChannel;
 
   constructor(
@@ -44,8 +56,43 @@ export class KitExtension {
           void this.restart();
         }
       }),
+      vscode.workspace.onDidOpenTextDocument((doc) => this.opened(doc.uri.fsPath)),
     );
+    const manifests = await vscode.workspace.findFiles(`**/${MANIFEST}`, "**/node_modules/**");
+    this.designs = manifests.map((m) => path.dirname(m.fsPath));
+    const open = vscode.workspace.textDocuments.map((d) => d.uri.fsPath);
+    for (const file of open.filter(isProto)) {
+      this.know(file);
+    }
+    const strayProtos = open.length > 0 && open.every((f) => isProto(f) && !isKitFile(f, this.sys.isFile));
+    if (this.designs.length === 0 && strayProtos) {
+      return; // activated by a .proto outside any design: not kit's
+    }
     await this.start();
+  }
+
+  /** Remembers the design folder of a proto; true when it is one the client does not serve yet. */
+  private know(file: string): boolean {
+    const folder = designFolderOf(file, this.sys.isFile);
+    if (folder === undefined || this.designs.includes(folder)) {
+      return false;
+    }
+    this.designs.push(folder);
+    return true;
+  }
+
+  private async opened(file: string): Promise<void> {
+    const newDesign = isProto(file) && this.know(file);
+    if (!this.client && !this.attempted && isKitFile(file, this.sys.isFile)) {
+      await this.start();
+    } else if (this.client && newDesign) {
+      await this.restart(); // the client's document selector gains that design's protos
+    }
+  }
+
+  /** The design folders whose protos the client serves. */
+  get designFolders(): readonly string[] {
+    return this.designs;
   }
 
   private folders(): string[] {
@@ -54,6 +101,7 @@ export class KitExtension {
 
   /** Starts kit-lsp; on a problem says what to do instead of failing silently. */
   async start(): Promise<boolean> {
+    this.attempted = true;
     const { settings, problems } = readSettings(vscode.workspace.getConfiguration("kit"));
     for (const p of problems) {
       void vscode.window.showWarningMessage(p);
@@ -70,7 +118,7 @@ export class KitExtension {
       return false;
     }
     this.output.appendLine(`starting ${this.server}`);
-    const client = this.makeClient(this.server, settings, this.output);
+    const client = this.makeClient(this.server, settings, this.output, this.designs);
     this.client = client;
     try {
       await client.start();

@@ -3,7 +3,8 @@ import { RunResult } from "../src/generate";
 import { ClientLike, COMMANDS, KitExtension } from "../src/kitExtension";
 import { System } from "../src/serverPath";
 import { Settings } from "../src/settings";
-import { changeSettings, FakeChannel, reset, state } from "./stubs/vscode";
+import { designFolderOf, isKitFile, protoSelector } from "../src/protos";
+import { changeSettings, FakeChannel, openDocument, reset, state } from "./stubs/vscode";
 
 class FakeClient implements ClientLike {
   started = 0;
@@ -125,5 +126,60 @@ describe("the extension", () => {
     await activate();
     assert.strictEqual(await state.commands.get(COMMANDS.generate)!(), false);
     assert.match(state.messages.error[0], /open a design file/);
+  });
+});
+
+describe("protos", () => {
+  beforeEach(reset);
+
+  const designs = new Set(["/work/api/design/kit.design.yaml", "/other/design/kit.design.yaml"]);
+  const protoSys: System = { ...sys, isFile: (p) => files.has(p) || designs.has(p) };
+
+  async function activateWith(): Promise<{ ext: KitExtension; clients: { designFolders: readonly string[] }[] }> {
+    const clients: { designFolders: readonly string[] }[] = [];
+    const ext = new KitExtension(
+      (command, settings, _output, designFolders) => {
+        const c = new FakeClient(command, settings);
+        clients.push({ designFolders: [...designFolders] });
+        return c;
+      },
+      protoSys,
+      async () => ({ code: 0, stdout: "", stderr: "" }),
+    );
+    await ext.activate({ subscriptions: [] } as never);
+    return { ext, clients };
+  }
+
+  it("a .proto outside any design folder does not start kit-lsp", async () => {
+    state.documents = ["/elsewhere/api.proto"];
+    const h = await activateWith();
+    assert.strictEqual(h.clients.length, 0);
+    await openDocument("/elsewhere/more/other.proto");
+    assert.strictEqual(h.clients.length, 0);
+  });
+
+  it("a .proto inside a design folder starts kit-lsp for that design's protos", async () => {
+    state.documents = ["/elsewhere/api.proto"];
+    const h = await activateWith();
+    await openDocument("/work/api/design/orders/v1/orders.proto");
+    assert.deepStrictEqual(h.clients.map((c) => c.designFolders), [["/work/api/design"]]);
+    assert.deepStrictEqual(protoSelector(h.ext.designFolders), [{ scheme: "file", pattern: "/work/api/design/**/*.proto" }]);
+  });
+
+  it("the workspace's designs are served from the start; a proto of another design restarts the client", async () => {
+    state.manifests = ["/work/api/design/kit.design.yaml"];
+    const h = await activateWith();
+    assert.deepStrictEqual(h.clients.map((c) => c.designFolders), [["/work/api/design"]]);
+    await openDocument("/work/api/design/users/users.proto");
+    assert.strictEqual(h.clients.length, 1); // same design: nothing to do
+    await openDocument("/other/design/stock.proto");
+    assert.deepStrictEqual(h.clients[1].designFolders, ["/work/api/design", "/other/design"]);
+  });
+
+  it("knows a design folder by the manifest above the file", () => {
+    assert.strictEqual(designFolderOf("/work/api/design/a/b/c.proto", protoSys.isFile), "/work/api/design");
+    assert.strictEqual(designFolderOf("/work/c.proto", protoSys.isFile), undefined);
+    assert.strictEqual(isKitFile("/work/c.proto", protoSys.isFile), false);
+    assert.strictEqual(isKitFile("/work/c.kit", protoSys.isFile), true);
   });
 });

@@ -11,12 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-_FLOW_URLS = {
-    "implicit": ("authorizationUrl",),
-    "password": ("tokenUrl",),
-    "clientCredentials": ("tokenUrl",),
-    "authorizationCode": ("authorizationUrl", "tokenUrl"),
-}
+from kit_core.manifest_keys import FLOW_URLS, SCHEME_TYPES
 
 
 def scheme_problems(name: str, scheme: Any) -> list[str]:
@@ -24,22 +19,16 @@ def scheme_problems(name: str, scheme: Any) -> list[str]:
     if not isinstance(scheme, dict) or not scheme.get("type"):
         return ["type"]
     kind = scheme["type"]
-    if kind == "http":
-        return [] if scheme.get("scheme") else ["scheme"]
-    if kind == "apiKey":
-        return [f for f in ("in", "name") if not scheme.get(f)]
-    if kind == "openIdConnect":
-        return [] if scheme.get("openIdConnectUrl") else ["openIdConnectUrl"]
     if kind == "oauth2":
         return _oauth2_problems(scheme.get("flows"))
-    return []
+    return [f for f in SCHEME_TYPES.get(kind, ()) if not scheme.get(f)]
 
 
 def _oauth2_problems(flows: Any) -> list[str]:
     if not isinstance(flows, dict) or not flows:
         return ["flows"]
     out: list[str] = []
-    for flow, urls in _FLOW_URLS.items():
+    for flow, urls in FLOW_URLS.items():
         body = flows.get(flow)
         if body is None:
             continue

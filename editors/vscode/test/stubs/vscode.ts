@@ -28,6 +28,9 @@ export const state = {
   commands: new Map<string, (...args: any[]) => any>(),
   messages: { error: [] as string[], warning: [] as string[], info: [] as string[] },
   configListeners: [] as Listener[],
+  openListeners: [] as ((doc: { uri: { fsPath: string } }) => unknown)[],
+  manifests: [] as string[],
+  documents: [] as string[],
   saved: 0,
 };
 
@@ -39,7 +42,18 @@ export function reset(): void {
   state.commands.clear();
   state.messages = { error: [], warning: [], info: [] };
   state.configListeners = [];
+  state.openListeners = [];
+  state.manifests = [];
+  state.documents = [];
   state.saved = 0;
+}
+
+/** Opens a document the way VS Code does, then tells the listeners. */
+export async function openDocument(fsPath: string): Promise<void> {
+  state.documents.push(fsPath);
+  for (const l of state.openListeners) {
+    await l({ uri: Uri.file(fsPath) });
+  }
 }
 
 /** Changes settings the way the Settings editor does, then tells the listeners. */
@@ -79,6 +93,14 @@ export const workspace = {
   onDidChangeConfiguration(listener: Listener) {
     state.configListeners.push(listener);
     return { dispose: () => undefined };
+  },
+  onDidOpenTextDocument(listener: (doc: { uri: { fsPath: string } }) => unknown) {
+    state.openListeners.push(listener);
+    return { dispose: () => undefined };
+  },
+  findFiles: async (include: string) => (include.endsWith("kit.design.yaml") ? state.manifests.map(Uri.file) : []),
+  get textDocuments() {
+    return state.documents.map((f) => ({ uri: Uri.file(f) }));
   },
   saveAll: async () => {
     state.saved++;

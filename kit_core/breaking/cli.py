@@ -1,0 +1,56 @@
+"""`kit diff <git-ref> [path] [-f folder] [--exit-code]`: the changes that break clients
+between the design at the ref and the design in the work tree, one per line
+(`path:line:col: warning breaking/<kind>: message`, the baseline's place for what is gone),
+sorted. Exit 1 on an error, and with `--exit-code` also when a change is found."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def add_parser(sub: Any) -> None:
+    diff = sub.add_parser("diff", help="list the changes that break clients since a git ref")
+    diff.add_argument("ref", help="the baseline: a branch, tag or commit")
+    diff.add_argument("path", nargs="?", default=".", help="a path in or above the design folder (default .)")
+    diff.add_argument("-f", "--folder", help="the design folder itself (skips the search)")
+    diff.add_argument("-c", "--context", help="the project root (default: the design folder's parent)")
+    diff.add_argument("--exit-code", action="store_true", help="exit 1 when a breaking change is found")
+    diff.set_defaults(run=cmd_diff)
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    from kit_core import program
+    from kit_core.breaking import BaselineError, baseline_at, breaking_changes
+    from kit_core.cli import render
+
+    try:
+        root = Path(args.folder).resolve() if args.folder else program.find_design_root(Path(args.path))
+        design = program.load_design(root, project_root=Path(args.context) if args.context else None)
+        checked = program.check(design)
+        errors = [d for d in checked.diagnostics if d.is_error]
+        for d in errors:
+            print(render(d), file=sys.stderr)
+        if errors:
+            print("kit: the design has errors; fix them before comparing", file=sys.stderr)
+            return 1
+        with baseline_at(args.ref, design.root, design.project_root) as base:
+            changes = breaking_changes(base, checked.analysis, design.compiled)
+    except program.DesignError as exc:
+        for d in exc.diagnostics:
+            print(render(d), file=sys.stderr)
+        return 1
+    except BaselineError as exc:
+        print(f"kit: cannot read the design at {args.ref}: {exc}", file=sys.stderr)
+        return 1
+    for c in changes:
+        if c.span is not None:
+            print(render(c.diagnostic(c.span)))
+        else:
+            print(f"{c.was}: warning {c.code}: {c.message}")
+    noun = "change breaks" if len(changes) == 1 else "changes break"
+    print(f"kit: {len(changes)} {noun} clients since {args.ref}" if changes else f"kit: nothing breaks clients "
+          f"since {args.ref}", file=sys.stderr)
+    return 1 if changes and args.exit_code else 0

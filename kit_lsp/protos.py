@@ -1,0 +1,103 @@
+"""A design's protos as the language server sees them: compiled in-process exactly as
+`kit gen` compiles them (`kit_core.proto.compile_design`), with open `.proto` buffers in
+place of the files on disk, and compiled again only when a proto (buffer or file), the
+manifest's proto settings or the set of protos changed - a keystroke in a `.kit` file
+does not run protoc.
+
+The last outline of each proto that compiled is kept, so the document symbols of a proto
+being edited into an error stay (at their last known places) until it compiles again.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from kit_core.diagnostics import Diagnostic
+from kit_lsp.documents import Document
+
+LISTING_TTL = 2.0  # seconds a listing of the design's protos is trusted without a file event
+
+
+class Protos:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._key: tuple[object, ...] | None = None
+        self._design: Any = None  # kit_core.proto.ProtoDesign
+        self._listed: tuple[float, list[str]] | None = None
+        self.outlines: dict[str, list[Any]] = {}  # import name -> last good outline
+
+    def forget_listing(self) -> None:
+        self._listed = None
+
+    def _names(self) -> list[str]:
+        now = time.monotonic()
+        if self._listed is None or now - self._listed[0] > LISTING_TTL:
+            from kit_core.proto import design_protos
+
+            self._listed = (now, design_protos(self.root))
+        return self._listed[1]
+
+    def compile(self, manifest: Any, open_docs: Mapping[str, Document]) -> tuple[Any, dict[str, int | None]]:
+        """(the compiled design or None without protos, the proto buffers' versions read)."""
+        buffers = {p: d for p, d in open_docs.items() if d.kind == "proto" and _under(p, self.root)}
+        disk = [str(self.root / n) for n in self._names()]
+        if not buffers and not disk:
+            self._key, self._design = None, None
+            return None, {}
+        texts = {p: d.text_version() for p, d in buffers.items()}
+        versions = {p: tv[1] for p, tv in texts.items()}
+        key = (manifest.proto, manifest.output.pb, manifest.output.file_case, tuple(sorted(
+            (p, tv[0]) for p, tv in texts.items())), tuple((p, _stamp(p)) for p in disk if p not in buffers))
+        if key != self._key:
+            from kit_core.proto import compile_design
+
+            self._design = compile_design(self.root, self.root.parent, manifest, {p: t for p, (t, _) in texts.items()})
+            self._key = key
+            self._remember_outlines()
+        return self._design, versions
+
+    def diagnostics(self, manifest: Any, analysis: Any) -> list[Diagnostic]:
+        """The proto stage's diagnostics, and the clashes of gRPC and HTTP service directories."""
+        pd = self._design
+        if pd is None:
+            return []
+        out = list(pd.diagnostics)
+        if pd.compiled:
+            from kit_core.proto.checks import http_dir_clashes
+
+            out += http_dir_clashes(pd, manifest, getattr(analysis, "http", None))
+        return out
+
+    def _remember_outlines(self) -> None:
+        from kit_core.proto.outline import outline
+
+        pd = self._design
+        if pd is None or not pd.compiled:
+            return
+        self.outlines = {name: outline(pd, name) for name in pd.names}
+
+    def import_name(self, path: str) -> str | None:
+        try:
+            return Path(path).relative_to(self.root).as_posix()
+        except ValueError:
+            return None
+
+
+def _stamp(path: str) -> tuple[int, int]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (0, -1)
+    return (st.st_mtime_ns, st.st_size)
+
+
+def _under(path: str, root: Path) -> bool:
+    try:
+        Path(path).relative_to(root)
+    except ValueError:
+        return False
+    return True
