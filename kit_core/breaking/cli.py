@@ -8,17 +8,6 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
-
-
-def add_parser(sub: Any) -> None:
-    diff = sub.add_parser("diff", help="list the changes that break clients since a git ref")
-    diff.add_argument("ref", help="the baseline: a branch, tag or commit")
-    diff.add_argument("path", nargs="?", default=".", help="a path in or above the design folder (default .)")
-    diff.add_argument("-f", "--folder", help="the design folder itself (skips the search)")
-    diff.add_argument("-c", "--context", help="the project root (default: the design folder's parent)")
-    diff.add_argument("--exit-code", action="store_true", help="exit 1 when a breaking change is found")
-    diff.set_defaults(run=cmd_diff)
 
 
 def cmd_diff(args: argparse.Namespace) -> int:

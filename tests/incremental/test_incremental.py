@@ -96,7 +96,8 @@ def test_no_op_run_renders_and_parses_nothing(tmp_path: Path) -> None:
     )
     assert "0 written" in out.stdout
     imported = {line.split("|")[-1].strip() for line in out.stderr.splitlines() if "|" in line}
-    for heavy in ("kit_core.lower", "kit_core.analyzer", "kit_core.generators.go", "jinja2", "yaml", "tree_sitter"):
+    heavy_modules = ("kit_core.lower", "kit_core.analyzer", "kit_core.generators.go", "kit_core.breaking")
+    for heavy in (*heavy_modules, "kit_core.decorators", "google.protobuf", "jinja2", "yaml", "tree_sitter"):
         assert heavy not in imported, f"a no-op run imported {heavy}"
 
 
