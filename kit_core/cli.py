@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +20,8 @@ from kit_core.printable import printable
 
 if TYPE_CHECKING:
     from kit_core.diagnostics import Diagnostic
-    from kit_core.regenerate import Outcome, Printed
+    from kit_core.program import DesignError
+    from kit_core.regenerate import Loaded, Outcome, Printed
 
 
 class _Parser(argparse.ArgumentParser):
@@ -117,19 +119,47 @@ def _print_plugin_pins(project_root: Path) -> None:
 
 
 def cmd_gen(args: argparse.Namespace) -> int:
+    from kit_core import daemon, program
+
+    try:
+        root = Path(args.folder).resolve() if args.folder else program.find_design_root(Path(args.path))
+    except program.DesignError as exc:
+        return _design_error(exc)
+    context = Path(args.context) if args.context else None
+    if daemon.enabled() and not args.no_daemon:
+        from kit_core.daemon.client import run_gen
+
+        code = run_gen(root, context, args.target)
+        if code is not None:
+            return code
+    return gen_here(root, context, args.target)
+
+
+def gen_here(
+    root: Path,
+    context: Path | None,
+    targets: Sequence[str] | None,
+    loaded_for: Callable[[Path], Loaded | None] | None = None,
+) -> int:
+    """`kit gen` in this process. ``loaded_for``: the design as a resident process (the
+    daemon, `kit_core.daemon`) holds it analysed, when that is what is on disk."""
     from kit_core import program
     from kit_core.regenerate import TARGETS, regenerate
     from kit_core.writer.statedir import StateDirError
 
     try:
-        root = Path(args.folder).resolve() if args.folder else program.find_design_root(Path(args.path))
-        context = Path(args.context) if args.context else None
-        outcome = regenerate(root, project_root=context, targets=args.target or TARGETS, parallel=True, on_wait=_say)
+        loaded = partial(loaded_for, root) if loaded_for is not None else None
+        outcome = regenerate(
+            root,
+            project_root=context,
+            targets=targets or TARGETS,
+            parallel=True,
+            on_wait=_say,
+            loaded=loaded,
+            resident=loaded_for is not None,
+        )
     except program.DesignError as exc:
-        for d in exc.diagnostics:
-            print(render(d), file=sys.stderr)
-        print("kit: nothing was written", file=sys.stderr)
-        return 1
+        return _design_error(exc)
     except StateDirError as exc:
         _say(f"kit: error: {exc}")
         return 1
@@ -140,11 +170,18 @@ def cmd_gen(args: argparse.Namespace) -> int:
         print("kit: the design has errors; nothing was written", file=sys.stderr)
         return 1
     notices = list(outcome.report.notices)
-    if outcome.report.ok and "go" in (args.target or TARGETS):
+    if outcome.report.ok and "go" in (targets or TARGETS):
         from kit_core.gomod import pin_runtime
 
         notices.extend(pin_runtime(outcome.project_root))
     return _print_report(outcome, notices)
+
+
+def _design_error(exc: DesignError) -> int:
+    for d in exc.diagnostics:
+        print(render(d), file=sys.stderr)
+    print("kit: nothing was written", file=sys.stderr)
+    return 1
 
 
 def _print_recovery(outcome: Outcome) -> None:
@@ -213,6 +250,11 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("-c", "--context", help="the project root (default: the design folder's parent)")
     gen.add_argument(
         "--target", action="append", choices=["go", "docs"], help="what to generate; repeatable; default all"
+    )
+    gen.add_argument(
+        "--no-daemon",
+        action="store_true",
+        help="run in this process, not in the project's resident kit (also: KIT_NO_DAEMON=1)",
     )
     gen.set_defaults(run=cmd_gen)
 

@@ -103,13 +103,15 @@ def regenerate(
     parallel: bool = False,
     on_wait: Callable[[str], None] | None = None,
     progress: Callable[[str], None] = lambda _: None,
-    loaded: Loaded | None = None,
+    loaded: Loaded | Callable[[], Loaded | None] | None = None,
     resident: bool = False,
     renames: Mapping[str, str] | None = None,
 ) -> Outcome:
-    """``resident``: the caller lives on (kit-lsp), so generators may keep pieces of their
-    output for the next run (`GenContext.keys`). ``renames``: old logic stub -> new stub of
-    methods renamed in the editor (the writer carries the code). Raises `program.DesignError` (no go.mod) and
+    """``loaded``: the design as the caller holds it analysed (or a function giving it, called
+    only when the run has something to render). ``resident``: the caller lives on (kit-lsp,
+    the daemon), so generators may keep pieces of their output for the next run
+    (`GenContext.keys`). ``renames``: old logic stub -> new stub of methods renamed in the
+    editor (the writer carries the code). Raises `program.DesignError` (no go.mod) and
     `writer.statedir.StateDirError`."""
     design_root = Path(design_root).resolve()
     project_root = Path(project_root or design_root.parent).resolve()
@@ -170,11 +172,13 @@ class _Run:
 
     # ------------------------------------------------------------------ something changed
 
-    def full(self, loaded: Loaded | None) -> Outcome:
+    def full(self, loaded: Loaded | Callable[[], Loaded | None] | None) -> Outcome:
         from kit_core import program
         from kit_core.generators.go import paused_gc
 
         self.progress("loading the design")
+        if callable(loaded):
+            loaded = loaded()
         if loaded is None:
             design = program.load_design(self.design_root, project_root=self.project_root)
             self.progress("checking")

@@ -45,6 +45,11 @@ def forget() -> None:
         _memo.clear()
 
 
+def kept() -> bool:
+    """Whether a last render's partials are kept (the next render rebuilds only what changed)."""
+    return bool(_memo)
+
+
 def render_incremental(symbols: Any, manifest: Any, http: HttpModel, index: Any, keys: Any) -> str:
     global _memo
     builder = Builder(symbols, manifest, http, index)
