@@ -47,6 +47,8 @@ def _take_lock(folder: Path) -> int | None:
     while True:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)  # who serves: for a person (or a test) looking
             return fd
         except BlockingIOError:
             if time.monotonic() > deadline:
