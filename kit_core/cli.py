@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kit_core import __version__
-from kit_core.manifest import MANIFEST_NAME, STARTER
 from kit_core.printable import printable
 
 if TYPE_CHECKING:
@@ -65,6 +64,8 @@ def _say(message: str) -> None:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
+    from kit_core.manifest import MANIFEST_NAME, STARTER
+
     folder = Path(args.design_dir)
     target = folder / MANIFEST_NAME
     if target.exists():
@@ -119,20 +120,30 @@ def _print_plugin_pins(project_root: Path) -> None:
 
 
 def cmd_gen(args: argparse.Namespace) -> int:
-    from kit_core import daemon, program
+    from kit_core import daemon
+
+    if daemon.enabled() and not args.no_daemon:
+        from kit_core.daemon.client import run_gen
+        from kit_core.designfiles import search_design_root
+
+        # found here without `program` (the client stays light); a missing or ambiguous
+        # design folder is reported by the run in this process
+        root = Path(args.folder).resolve() if args.folder else search_design_root(Path(args.path))[0]
+        context = Path(args.context) if args.context else None
+        code = run_gen(root, context, args.target) if root is not None else None
+        if code is not None:
+            return code
+    return _gen_in_process(args)
+
+
+def _gen_in_process(args: argparse.Namespace) -> int:
+    from kit_core import program
 
     try:
         root = Path(args.folder).resolve() if args.folder else program.find_design_root(Path(args.path))
     except program.DesignError as exc:
         return _design_error(exc)
-    context = Path(args.context) if args.context else None
-    if daemon.enabled() and not args.no_daemon:
-        from kit_core.daemon.client import run_gen
-
-        code = run_gen(root, context, args.target)
-        if code is not None:
-            return code
-    return gen_here(root, context, args.target)
+    return gen_here(root, Path(args.context) if args.context else None, args.target)
 
 
 def gen_here(
@@ -145,7 +156,7 @@ def gen_here(
     daemon, `kit_core.daemon`) holds it analysed, when that is what is on disk."""
     from kit_core import program
     from kit_core.regenerate import TARGETS, regenerate
-    from kit_core.writer.statedir import StateDirError
+    from kit_core.statedir import StateDirError
 
     try:
         loaded = partial(loaded_for, root) if loaded_for is not None else None

@@ -31,3 +31,31 @@ def design_files(root: Path, suffix: str = ".kit") -> list[Path]:
 def design_roots(folder: Path) -> list[Path]:
     """The design folders (holding a manifest) at or under ``folder``."""
     return [Path(dirpath) for dirpath, _, filenames in _walk(folder) if MANIFEST_NAME in filenames]
+
+
+def search_design_root(start: Path) -> tuple[Path | None, list[Path]]:
+    """(the design folder for a path, the direct subfolders holding a manifest): the path
+    itself, its one subfolder holding a manifest, or the nearest parent holding one; None
+    with the subfolders when several hold one (or with none found)."""
+    start = start.resolve()
+    if start.is_file():
+        start = start.parent
+    if (start / MANIFEST_NAME).is_file():
+        return start, []
+    found = _manifest_subdirs(start)
+    if len(found) != 1:
+        return (None, found) if found else (_manifest_parent(start), [])
+    return found[0], found
+
+
+def _manifest_subdirs(d: Path) -> list[Path]:
+    try:
+        subdirs = sorted(p for p in d.iterdir() if p.is_dir())
+    except OSError:
+        return []
+    wanted = (p for p in subdirs if not p.name.startswith(".") and p.name not in SKIP_DIRS)
+    return [p for p in wanted if (p / MANIFEST_NAME).is_file()]
+
+
+def _manifest_parent(d: Path) -> Path | None:
+    return next((parent for parent in d.parents if (parent / MANIFEST_NAME).is_file()), None)

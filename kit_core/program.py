@@ -22,8 +22,7 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kit_core.designfiles import SKIP_DIRS as _SKIP_DIRS
-from kit_core.designfiles import design_files
+from kit_core.designfiles import design_files, search_design_root
 from kit_core.generators.base import GenContext, Notice, OutputFile
 from kit_core.manifest import MANIFEST_NAME, Manifest, default_manifest, parse_manifest
 from kit_core.source import file_span
@@ -62,33 +61,19 @@ class DesignError(Exception):
 # --------------------------------------------------------------------------- locating
 
 
-def _has_manifest(d: Path) -> bool:
-    return (d / MANIFEST_NAME).is_file()
-
-
-def _probe_subdirs(d: Path) -> list[Path]:
-    try:
-        subdirs = sorted(p for p in d.iterdir() if p.is_dir())
-    except OSError:
-        return []
-    return [
-        p for p in subdirs if not p.name.startswith(".") and p.name not in _SKIP_DIRS and _has_manifest(p)
-    ]
-
-
 def find_design_root(start: Path) -> Path:
     """The design folder for a path: the path itself, one of its direct subfolders, or a parent.
 
     Raises DesignError when there is none, or when two subfolders hold a manifest.
     """
+    found, several = search_design_root(start)
+    if found is not None:
+        return found
     start = start.resolve()
     if start.is_file():
         start = start.parent
-    if _has_manifest(start):
-        return start
-    found = _probe_subdirs(start)
-    if len(found) > 1:
-        names = ", ".join(p.name for p in found)
+    if several:
+        names = ", ".join(p.name for p in several)
         raise DesignError(
             make(
                 "design/no-manifest",
@@ -96,11 +81,6 @@ def find_design_root(start: Path) -> Path:
                 path=f"{start} (several design folders: {names}; name one with -f)",
             )
         )
-    if found:
-        return found[0]
-    for parent in start.parents:
-        if _has_manifest(parent):
-            return parent
     raise DesignError(make("design/no-manifest", file_span(str(start)), path=str(start)))
 
 

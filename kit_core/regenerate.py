@@ -112,7 +112,7 @@ def regenerate(
     the daemon), so generators may keep pieces of their output for the next run
     (`GenContext.keys`). ``renames``: old logic stub -> new stub of methods renamed in the
     editor (the writer carries the code). Raises `program.DesignError` (no go.mod) and
-    `writer.statedir.StateDirError`."""
+    `statedir.StateDirError`."""
     design_root = Path(design_root).resolve()
     project_root = Path(project_root or design_root.parent).resolve()
     chosen = tuple(sorted(set(targets)))

@@ -22,7 +22,7 @@ from kit_core.design_text import normalize_design, read_design
 from kit_core.manifest import MANIFEST_NAME
 from kit_core.printable import printable
 from kit_core.regenerate import Loaded, regenerate
-from kit_core.writer.statedir import StateDirError
+from kit_core.statedir import StateDirError
 
 if TYPE_CHECKING:
     from kit_core.generators.base import Notice

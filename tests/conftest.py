@@ -11,7 +11,7 @@ import pytest
 @pytest.fixture(scope="session", autouse=True)
 def _kit_cache_in_temp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """kit's cache (its runtime copies, `kit_core.runtime_dist`; its per-project run lock,
-    journal and generation cache, `kit_core.writer.statedir`) goes to the run's temp folder,
+    journal and generation cache, `kit_core.statedir`) goes to the run's temp folder,
     not the user's; subprocesses (`kit gen`, editors) inherit it."""
     before = os.environ.get("KIT_CACHE_DIR")
     os.environ["KIT_CACHE_DIR"] = str(tmp_path_factory.getbasetemp() / "kit-cache")

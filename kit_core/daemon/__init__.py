@@ -12,7 +12,7 @@ only when it is byte for byte what is on disk) and runs the very `kit gen` of th
 (`kit_core.cli.gen_here`), sending back what it prints and its exit status.
 
 - One daemon per project, on a Unix socket in the project's state folder
-  (`writer.statedir`, mode 0700: only this user reaches it), started detached by the first
+  (`kit_core.statedir`, mode 0700: only this user reaches it), started detached by the first
   `kit gen` that finds none; a `flock` on `daemon.lock` makes a second one exit at once.
 - It serves only a client of its own identity (`protocol.identity`: kit's build - version,
   every file of the package, gofmt - and the environment variables a run reads); any other

@@ -18,7 +18,7 @@ _REFUSED = -1
 
 
 def run_gen(root: Path, context: Path | None, targets: Sequence[str] | None) -> int | None:
-    from kit_core.writer.statedir import StateDirError, state_dir
+    from kit_core.statedir import StateDirError, state_dir
 
     project = (context or root.parent).resolve()
     try:

@@ -24,6 +24,7 @@ MAX_SOCKET_PATH = 100
 # what a run reads from the environment beyond kit's own files: where tools and caches are
 _ENV_PREFIXES = ("KIT_", "GO", "XDG_")
 _ENV_NAMES = ("PATH", "HOME", "TMPDIR")
+_OWN_PREFIX = "KIT_DAEMON_"  # the daemon's own settings (idle time, log level) change no output
 
 
 def socket_path(folder: Path) -> Path | None:
@@ -39,7 +40,7 @@ def identity() -> str:
     env = sorted(
         (k, v)
         for k, v in os.environ.items()
-        if (k in _ENV_NAMES or k.startswith(_ENV_PREFIXES)) and k != "KIT_DAEMON_IDLE"
+        if (k in _ENV_NAMES or k.startswith(_ENV_PREFIXES)) and not k.startswith(_OWN_PREFIX)
     )
     return digest(build_id(), json.dumps(env))
 

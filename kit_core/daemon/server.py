@@ -82,6 +82,7 @@ class _Daemon:
         self.listener, self.path, self.inode = listener, path, inode
         self.identity: str | None = None
         self.designs: Any = None  # kit_lsp.generation.ResidentDesigns, made at the first run
+        self.warm_roots: set[Path] = set()  # the designs it holds analysed
         self.done = False
 
     def loop(self, idle: float) -> None:
@@ -96,7 +97,9 @@ class _Daemon:
                 continue
             conn.settimeout(None)
             with conn:
-                self.handle(conn)
+                root = self.handle(conn)
+            if root is not None and not self.done:
+                self.warm(root)  # the client has its answer: get ready for the next edit
             last = time.monotonic()
 
     def _socket_is_mine(self) -> bool:
@@ -105,12 +108,13 @@ class _Daemon:
         except OSError:
             return False
 
-    def handle(self, conn: socket.socket) -> None:
+    def handle(self, conn: socket.socket) -> Path | None:
+        """Answer one client; returns the design root it generated."""
         from kit_core.daemon.protocol import identity
 
         request = Lines(conn).next()
         if request is None:
-            return
+            return None
         if self.identity is None:
             self.identity = identity()
         if request.get("identity") != self.identity:
@@ -118,14 +122,16 @@ class _Daemon:
             _unlink_if_mine(self.path, self.inode)
             self.done = True
             _reply(conn, {"refused": "another kit build or environment"})
-            return
+            return None
         if request.get("stop"):
             self.done = True
             _reply(conn, {"exit": 0})
-            return
+            return None
         gen = request.get("gen")
-        if isinstance(gen, dict):
-            self.generate(conn, gen, str(request.get("cwd") or "/"))
+        if not isinstance(gen, dict):
+            return None
+        self.generate(conn, gen, str(request.get("cwd") or "/"))
+        return Path(gen["root"])
 
     def generate(self, conn: socket.socket, gen: dict[str, Any], cwd: str) -> None:
         from kit_core.cli import gen_here
@@ -149,6 +155,17 @@ class _Daemon:
         finally:
             os.chdir("/")
 
+    def warm(self, root: Path) -> None:
+        """Parse and analyse the design now if no run needed it yet (a run with nothing to
+        render does not load it), so that the first edit is not a whole load."""
+        if root in self.warm_roots:
+            return
+        self.warm_roots.add(root)
+        try:
+            self.loaded(root)
+        except Exception:
+            log.error("kit daemon: loading %s failed:\n%s", root, traceback.format_exc())
+
     def loaded(self, root: Path) -> Any:
         """The resident analysis of the design, when it is exactly what is on disk."""
         from kit_core import program
@@ -158,6 +175,7 @@ class _Daemon:
             return None  # protos are compiled and checked by the run itself
         if self.designs is None:
             self.designs = ResidentDesigns()
+        self.warm_roots.add(root)
         return as_loaded(root, self.designs.snapshot(root))
 
 
@@ -219,7 +237,7 @@ def main(argv: list[str]) -> int:
         return serve(Path(argv[1]))
     if len(argv) == 2 and argv[0] == "stop":
         from kit_core.daemon.client import stop
-        from kit_core.writer.statedir import state_dir
+        from kit_core.statedir import state_dir
 
         return 0 if stop(state_dir(Path(argv[1]).resolve())) else 1
     print("usage: python -m kit_core.daemon serve STATE_FOLDER | stop PROJECT_ROOT", file=sys.stderr)

@@ -1,6 +1,6 @@
 """The cache file: what the last successful run produced, and from what.
 
-One file, `cache`, in the project's state folder (`kit_core.writer.statedir`), never in the
+One file, `cache`, in the project's state folder (`kit_core.statedir`), never in the
 project. Its first line is `kit-cache <format> <digest of the rest>`; the rest is JSON:
 
     build        kit's identity (`build.py`): another kit never trusts it

@@ -4,7 +4,7 @@
         ... recover, generate, write ...
 
 The lock is an `fcntl.flock` on the file `lock` in the project's state folder
-(`statedir.py`), so nothing is added to the user's tree and the operating system releases
+(`kit_core/statedir.py`), so nothing is added to the user's tree and the operating system releases
 it when the holder dies, however it dies. The holder writes its pid into the file; a run
 that finds the lock taken calls ``on_wait`` once with the message
 `kit: waiting for another kit run on <project> (pid N)...` and then blocks until it is free.
@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from kit_core.writer.statedir import state_dir
+from kit_core.statedir import state_dir
 
 LOCK_NAME = "lock"
 

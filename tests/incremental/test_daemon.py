@@ -19,7 +19,7 @@ import pytest
 from designs import EDITS, copy_project, tree, write_project
 
 from kit_core.daemon.protocol import LOCK_NAME, SOCKET_NAME
-from kit_core.writer.statedir import state_dir
+from kit_core.statedir import state_dir
 
 DEADLINE = 60.0  # generous: only a broken daemon comes near it
 

@@ -18,7 +18,7 @@ from kit_core.generators.openapi.incremental import forget
 from kit_core.incremental import render as render_module
 from kit_core.incremental import store
 from kit_core.regenerate import Outcome, regenerate
-from kit_core.writer.statedir import state_dir
+from kit_core.statedir import state_dir
 
 EXAMPLES = int(os.environ.get("KIT_PROP_EXAMPLES", "8"))
 

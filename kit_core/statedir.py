@@ -1,16 +1,19 @@
 """Where kit keeps what it knows about a project, outside the project's tree.
 
     <kit's cache>/projects/<first 16 hex of sha256(real path of the project root)>/
-        lock       the run lock (`lock.py`), holding the pid of the run that has it
-        journal    the commit journal of a run being written (`journal.py`)
+        lock       the run lock (`writer/lock.py`), holding the pid of the run that has it
+        journal    the commit journal of a run being written (`writer/journal.py`)
         cache      what produced each output (`kit_core.incremental`)
         project    the project root it belongs to (for a person looking around)
+        daemon.*   the project's resident kit: socket, lock (its pid), log (`kit_core.daemon`)
 
 kit's cache is `runtime_dist.cache_root()`: `$KIT_CACHE_DIR`, else the user cache folder
 (`~/.cache/kit`, `$XDG_CACHE_HOME/kit`); the runtime copies live beside (`runtime/`). The
 project is named by its real path, so two spellings of one project (a symlinked path) share
 one lock. When the cache cannot be written, the folder is made under the system temporary
 directory instead (`<tmp>/kit-<uid>/`). Deleting the folder loses nothing but speed.
+Outside the `writer` package so that `kit gen`'s daemon client finds the folder without
+importing the writer.
 """
 
 from __future__ import annotations
