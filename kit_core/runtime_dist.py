@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import shutil
 import stat
@@ -22,14 +21,12 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-import platformdirs
-
 from kit_core import __version__
 from kit_core.runtime_files import shipped
+from kit_core.statedir import CACHE_ENV, cache_root  # noqa: F401  (kit's cache, its runtime copies beside)
 
 RUNTIME_MODULE = "github.com/kitdev/kit/runtime"
 MARKER = ".kit-runtime.json"  # in every copy kit manages; Go ignores dot files
-CACHE_ENV = "KIT_CACHE_DIR"
 
 _MODULE_RE = re.compile(r"^\s*module\s+(\S+)", re.MULTILINE)
 _PY_VERSION_RE = re.compile(r"^(\d+)\.(\d+)\.(\d+)(?:[.+-]?([0-9A-Za-z.]+))?$")
@@ -99,12 +96,6 @@ def digest(root: Path) -> str:
         h.update((root / rel).read_bytes())
         h.update(b"\0")
     return h.hexdigest()[:12]
-
-
-def cache_root() -> Path:
-    """Where kit keeps its copies: $KIT_CACHE_DIR, else the platform's user cache dir."""
-    configured = os.environ.get(CACHE_ENV)
-    return Path(configured).expanduser().resolve() if configured else Path(platformdirs.user_cache_dir("kit"))
 
 
 def copies_root() -> Path:

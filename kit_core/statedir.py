@@ -7,7 +7,7 @@
         project    the project root it belongs to (for a person looking around)
         daemon.*   the project's resident kit: socket, lock (its pid), log (`kit_core.daemon`)
 
-kit's cache is `runtime_dist.cache_root()`: `$KIT_CACHE_DIR`, else the user cache folder
+kit's cache is `cache_root()`: `$KIT_CACHE_DIR`, else the user cache folder
 (`~/.cache/kit`, `$XDG_CACHE_HOME/kit`); the runtime copies live beside (`runtime/`). The
 project is named by its real path, so two spellings of one project (a symlinked path) share
 one lock. When the cache cannot be written, the folder is made under the system temporary
@@ -20,8 +20,20 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+
+CACHE_ENV = "KIT_CACHE_DIR"
+
+
+def cache_root() -> Path:
+    """Where kit keeps its copies: $KIT_CACHE_DIR, else the platform's user cache dir."""
+    configured = os.environ.get(CACHE_ENV)
+    if configured:
+        return Path(configured).expanduser().resolve()
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("kit"))
 
 
 class StateDirError(OSError):
@@ -36,11 +48,8 @@ def project_id(project_root: Path | str) -> str:
 def state_dir(project_root: Path | str) -> Path:
     """The project's state folder, created when missing."""
     name = project_id(project_root)
-    uid = os.getuid() if hasattr(os, "getuid") else 0
     problems = []
-    from kit_core.runtime_dist import cache_root
-
-    for base in (cache_root() / "projects", Path(tempfile.gettempdir()) / f"kit-{uid}"):
+    for base in _bases():
         folder = base / name
         try:
             folder.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -49,6 +58,14 @@ def state_dir(project_root: Path | str) -> Path:
         except OSError as exc:
             problems.append(f"{folder}: {exc.strerror or exc}")
     raise StateDirError(f"kit cannot make a folder for its state of {project_root}: {'; '.join(problems)}")
+
+
+def _bases() -> Iterator[Path]:
+    yield cache_root() / "projects"
+    import tempfile  # only for the fallback (its import is a tenth of a `kit gen` client's)
+
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    yield Path(tempfile.gettempdir()) / f"kit-{uid}"
 
 
 def _note_project(folder: Path, project_root: Path | str) -> None:

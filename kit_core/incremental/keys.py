@@ -17,8 +17,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from kit_core.generators.units import RenderUnit
+if TYPE_CHECKING:  # `digest` is imported by every kit gen, also where no unit is rendered
+    from kit_core.generators.units import RenderUnit
 
 
 def digest(*parts: str | bytes) -> str:
