@@ -12,6 +12,7 @@ message per stage (and the lock's waiting message).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +27,7 @@ from kit_core.statedir import StateDirError
 
 if TYPE_CHECKING:
     from kit_core.generators.base import Notice
-    from kit_lsp.project import DesignSession, Snapshot
+    from kit_lsp.project import DesignSession, DiskFiles, Snapshot
 
 
 @dataclass
@@ -79,13 +80,15 @@ def generate_design(
     progress: Callable[[str], None] = lambda _: None,
     snapshot: Callable[[], Snapshot | None] | None = None,
     renames: Mapping[str, str] | None = None,
+    disk: Callable[[], DiskFiles | None] | None = None,
 ) -> Outcome:
-    """``snapshot`` returns the server's current analysis of the design (None: read the disk);
+    """``snapshot`` returns the server's current analysis of the design (None: read the disk),
+    ``disk`` gives the files it was read from (a file they vouch for is not read again);
     ``renames`` pairs the old and new stubs of methods renamed in the editor (their code moves)."""
     outcome = Outcome(root)
     try:
         snap = snapshot() if snapshot is not None else None
-        loaded = as_loaded(root, snap) if snap is not None else None
+        loaded = as_loaded(root, snap, disk() if disk is not None else None) if snap is not None else None
         result = regenerate(
             root, loaded=loaded, progress=progress, on_wait=progress, resident=True, renames=renames
         )
@@ -109,8 +112,9 @@ def generate_design(
     return outcome
 
 
-def as_loaded(root: Path, snap: Snapshot) -> Loaded | None:
-    """The snapshot as a loaded design, when it is exactly what is on disk."""
+def as_loaded(root: Path, snap: Snapshot, disk: DiskFiles | None = None) -> Loaded | None:
+    """The snapshot as a loaded design, when it is exactly what is on disk: every file
+    ``disk`` (which read them) vouches for by its `stat`, the others by their bytes."""
     if snap.root is None or Path(snap.root).resolve() != root.resolve() or snap.analysis is None:
         return None
     if program.design_files(root, ".proto"):
@@ -119,11 +123,16 @@ def as_loaded(root: Path, snap: Snapshot) -> Loaded | None:
     if on_disk != set(snap.files):
         return None
     for path, f in snap.files.items():
+        if disk is not None and disk.vouches(path, f):
+            continue
+        since = time.time_ns()
         try:
             if normalize_design(f.source) != read_design(path):
                 return None
         except OSError:
             return None
+        if disk is not None:
+            disk.confirmed(path, since)
     if not _manifest_on_disk(root, snap):
         return None
     manifest_diags = [d for d in snap.diagnostics if d.span.path == snap.manifest.path]
@@ -169,3 +178,8 @@ class ResidentDesigns:
             session = self._sessions[root] = DesignSession(root)
         session.forget_listing()  # a save may have added or removed files: list them again
         return session.analyze({})
+
+    def disk(self, root: Path) -> DiskFiles | None:
+        """The files the design's snapshots were read from."""
+        session = self._sessions.get(root)
+        return session.disk if session is not None else None

@@ -74,8 +74,11 @@ class DiskFiles:
     should not stat every file of a large design); `forget_checks` ends that trust (a
     watched-file event)."""
 
+    RACY_NS = 2_000_000_000  # a file changed this close to its read may have changed again unseen
+
     def __init__(self, trust: float = 0.0) -> None:
         self._cache: dict[str, tuple[tuple[int, int], SourceFile]] = {}
+        self._read_at: dict[str, int] = {}  # path -> wall clock (ns) just before it was read
         self._checked: dict[str, float] = {}
         self.trust = trust
 
@@ -98,9 +101,30 @@ class DiskFiles:
         hit = self._cache.get(path)
         if hit is not None and hit[0] == stamp:
             return hit[1]
+        self._read_at[path] = time.time_ns()
         parsed = parse_file(path, read_design(path))
         self._cache[path] = (stamp, parsed)
         return parsed
+
+    def vouches(self, path: str, parsed: SourceFile) -> bool:
+        """Whether ``parsed``, read from ``path``, is still what the file holds, by one `stat`:
+        the size and time it had when read, a time older than the read by more than the
+        file system's clock could hide (git's "racy" rule). False means: look at the bytes."""
+        hit = self._cache.get(path)
+        if hit is None or hit[1] is not parsed:
+            return False
+        try:
+            st = os.stat(path)
+        except OSError:
+            return False
+        stamp = (st.st_mtime_ns, st.st_size)
+        return stamp == hit[0] and stamp[0] < self._read_at.get(path, 0) - self.RACY_NS
+
+    def confirmed(self, path: str, since_ns: int) -> None:
+        """The file's bytes, read after ``since_ns``, are still those parsed: as good as a read
+        then (a file edited and read at once would otherwise be read at every check)."""
+        if path in self._cache:
+            self._read_at[path] = max(self._read_at.get(path, 0), since_ns)
 
 
 class DesignSession:

@@ -84,7 +84,9 @@ def serve_worker(inp: IO[str], out: IO[str]) -> None:
 
         try:
             root = Path(run["root"])
-            outcome = generate_design(root, progress, partial(designs.snapshot, root), run.get("renames"))
+            snapshot = partial(designs.snapshot, root)
+            disk = partial(designs.disk, root)
+            outcome = generate_design(root, progress, snapshot, run.get("renames"), disk)
         except Superseded:
             send({"done": run_id, "cancelled": True})
             continue

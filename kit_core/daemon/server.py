@@ -176,7 +176,8 @@ class _Daemon:
         if self.designs is None:
             self.designs = ResidentDesigns()
         self.warm_roots.add(root)
-        return as_loaded(root, self.designs.snapshot(root))
+        snap = self.designs.snapshot(root)
+        return as_loaded(root, snap, self.designs.disk(root))
 
 
 class _Output:
