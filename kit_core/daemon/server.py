@@ -15,6 +15,7 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
 
+from kit_core import gcpause
 from kit_core.daemon.protocol import LOCK_NAME, Lines, send, socket_path
 
 log = logging.getLogger(__name__)
@@ -86,7 +87,7 @@ class _Daemon:
         self.done = False
 
     def loop(self, idle: float) -> None:
-        last = time.monotonic()
+        last, collect = time.monotonic(), False
         self.listener.settimeout(min(idle, _TICK))
         while not self.done:
             try:
@@ -94,13 +95,17 @@ class _Daemon:
             except TimeoutError:
                 if time.monotonic() - last >= idle or not self._socket_is_mine():
                     return
+                if collect:  # idle: the cyclic garbage the runs' frozen models hid (`gcpause`)
+                    gcpause.collect()
+                    collect = False
                 continue
             conn.settimeout(None)
             with conn:
                 root = self.handle(conn)
             if root is not None and not self.done:
                 self.warm(root)  # the client has its answer: get ready for the next edit
-            last = time.monotonic()
+            gcpause.release()
+            last, collect = time.monotonic(), True
 
     def _socket_is_mine(self) -> bool:
         try:
