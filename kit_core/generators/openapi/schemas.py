@@ -36,11 +36,16 @@ _INT_FORMATS = {
     "uint16": "uint16",
     "uint8": "uint8",
 }
+# what Go writes for math.MaxFloat32 (shortest form); the decoder takes it (it rounds to the max)
+FLOAT32_MAX = 3.4028235e38
+BASE64_PATTERN = "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
 _PRIMITIVES: dict[str, Schema] = {
     "string": {"type": "string"},
-    "bytes": {"type": "string", "contentEncoding": "base64"},
+    # contentEncoding is an annotation only: the pattern states what the decoder refuses
+    "bytes": {"type": "string", "contentEncoding": "base64", "pattern": BASE64_PATTERN},
     "bool": {"type": "boolean"},
-    "float32": {"type": "number", "format": "float"},
+    # the decoder refuses a number float32 cannot hold (format alone bounds nothing)
+    "float32": {"type": "number", "format": "float", "minimum": -FLOAT32_MAX, "maximum": FLOAT32_MAX},
     "float64": {"type": "number", "format": "double"},
     "datetime": {"type": "string", "format": "date-time"},
     "file": {"type": "string", "contentMediaType": "application/octet-stream"},
@@ -147,6 +152,8 @@ class Schemas:
     def type_schema(self, decl: TypeDecl, package: str, args: tuple[TypeShape, ...]) -> Schema:
         fields = [f for f in self.index.fields(decl, package, args) if is_wire(f)]
         s = self.object_schema(fields, any_not_null=True)
+        # the decoder refuses an unknown member (server.strictJSON, true by default)
+        s["additionalProperties"] = False
         _cross_field(s, decl, fields)
         return _annotate(s, decl.doc, decl.decorator("deprecated") is not None)
 
