@@ -14,7 +14,9 @@ from .helpers import doc, op, schema
 PKG = "package shop\n\n"
 HELPERS = Path(__file__).resolve().parents[2] / "kit_core/generators/templates/go/helpers"
 
-SERVICE = PKG + """\
+SERVICE = (
+    PKG
+    + """\
 type Opts {
 \tnote string?
 \tlevel int? @default(1)
@@ -59,6 +61,7 @@ service Shop {
 \tget Bare /bare {}
 }
 """
+)
 
 
 def test_request_body_is_required_only_when_the_empty_object_is_refused() -> None:
@@ -86,8 +89,10 @@ def test_a_declared_error_at_a_framework_status_also_documents_the_framework_bod
 
 
 def test_any_without_nullable_refuses_null_and_nullable_takes_it() -> None:
-    d = doc(PKG + "type T {\n\ta any\n\tb any?\n\tc any @nullable\n\td any[]\n}\n"
-            "service S {\n\tpost M /m { request T response T }\n}\n")
+    d = doc(
+        PKG + "type T {\n\ta any\n\tb any?\n\tc any @nullable\n\td any[]\n}\n"
+        "service S {\n\tpost M /m { request T response T }\n}\n"
+    )
     props = schema(d, "T")["properties"]
     assert props["a"] == {"not": {"type": "null"}}
     assert props["b"] == {"not": {"type": "null"}}  # optional: absent, never null
@@ -102,8 +107,10 @@ def test_types_refuse_unknown_members_as_the_strict_decoder_does() -> None:
 
 
 def test_float32_bytes_and_regex_formats_are_stated_as_keywords() -> None:
-    d = doc(PKG + "type T {\n\tf float32\n\tb bytes\n\tp string @format(phone)\n}\n"
-            "service S {\n\tpost M /m { request T }\n}\n")
+    d = doc(
+        PKG + "type T {\n\tf float32\n\tb bytes\n\tp string @format(phone)\n}\n"
+        "service S {\n\tpost M /m { request T }\n}\n"
+    )
     props = schema(d, "T")["properties"]
     assert props["f"]["maximum"] == FLOAT32_MAX and props["f"]["minimum"] == -FLOAT32_MAX
     assert props["b"]["pattern"] == BASE64_PATTERN

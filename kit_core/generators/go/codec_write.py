@@ -3,7 +3,8 @@
 Output is encoding/json's byte for byte, with rule 9 of types built in: a required nil list,
 map or bytes is written `[]`, `{}` or `""`, an optional one is left out, a `@nullable` one is
 null. An `any` member without `@nullable` has no empty value: a nil one fails the encoding
-(the response answers 500, as for NaN), since the document and the decoder refuse its null. Constant text (punctuation, escaped keys) is merged into one `e.Raw` per run.
+(the response answers 500, as for NaN), since the document and the decoder refuse its null.
+Constant text (punctuation, escaped keys) is merged into one `e.Raw` per run.
 """
 
 from __future__ import annotations
