@@ -21,10 +21,12 @@ import asyncio
 import json
 import logging
 import os
+import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 from functools import partial
 from pathlib import Path
@@ -97,18 +99,14 @@ def serve_worker(inp: IO[str], out: IO[str]) -> None:
         send({"done": run_id, "outcome": {**asdict(outcome), "root": str(outcome.root)}})
 
 
-WORKER_NICENESS = 19  # the lowest priority: generation waits for the editor, never the other way
+WORKER_NICENESS = 5  # a little below the editor; the keystroke path relies on `Worker.hold`, not on this
 
 
 def background() -> None:
-    """Run at the lowest CPU priority (gofmt and the plugins inherit it): on Linux the idle
-    class, whose tasks give way to the editor's process as soon as it wakes (a niceness
-    still lets a running task finish its slice first); elsewhere the highest niceness."""
-    try:
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # type: ignore[attr-defined]
-        return
-    except (AttributeError, OSError):  # not Linux, or not allowed
-        pass
+    """Run a little below the editor (gofmt and the plugins inherit it). The keystroke path
+    does not rely on priority: the server stops the worker while it analyses an edit
+    (`Worker.hold`). The idle scheduling class was tried before: it starved a generation for
+    as long as anything else kept every core busy (a `go build`, a test run), minutes."""
     try:
         os.nice(WORKER_NICENESS)
     except (AttributeError, OSError):
@@ -135,6 +133,8 @@ class Worker:
         self._next = 0
         self._pending: dict[int, tuple[asyncio.Future[dict[str, Any] | None], Report, asyncio.AbstractEventLoop]] = {}
         self._lock = threading.Lock()
+        self._holds = 0
+        self._stopped = False
 
     def _ensure(self) -> subprocess.Popen[str]:
         if self._proc is None or self._proc.poll() is not None:
@@ -144,9 +144,41 @@ class Worker:
                 stdout=subprocess.PIPE,
                 text=True,
                 bufsize=1,
+                # Its own process group, so `hold` stops its renderers and gofmt with it. Should
+                # the server die while it is held, the group is orphaned with a stopped member,
+                # and the kernel sends it SIGHUP then SIGCONT (POSIX): it never lingers stopped.
+                process_group=0,
             )
             threading.Thread(target=self._read, args=(self._proc,), name="kit-generate-reader", daemon=True).start()
         return self._proc
+
+    @contextmanager
+    def hold(self) -> Iterator[None]:
+        """Stop the worker's process group while the server analyses an edit, so that a
+        generation never competes with the keystroke path for the CPU (both cores go to the
+        editor for those few milliseconds); nested and concurrent holds count."""
+        with self._lock:
+            self._holds += 1
+            if self._holds == 1 and self._pending:
+                self._stopped = self._signal(signal.SIGSTOP)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._holds -= 1
+                if self._holds == 0 and self._stopped:
+                    self._signal(signal.SIGCONT)
+                    self._stopped = False
+
+    def _signal(self, sig: int) -> bool:
+        proc = self._proc
+        if proc is None or proc.poll() is not None or not hasattr(os, "killpg"):
+            return False
+        try:
+            os.killpg(proc.pid, sig)
+        except OSError:
+            return False
+        return True
 
     def start(self) -> None:
         """Start the process ahead of the first run (its imports take a while)."""
@@ -207,6 +239,7 @@ class Worker:
             entry[2].call_soon_threadsafe(_resolve, entry[0], result)
 
     def stop(self) -> None:
+        self._signal(signal.SIGCONT)  # a held worker could not read the end of its input
         if self._proc is not None and self._proc.poll() is None and self._proc.stdin is not None:
             try:
                 self._proc.stdin.close()  # the worker ends at the end of its input

@@ -88,14 +88,15 @@ class Diagnostics:
             while True:
                 self._again.discard(key)
                 loop = asyncio.get_running_loop()
-                try:
-                    snap = await loop.run_in_executor(state.analysis_pool, state.analyze, key)
-                except Exception:  # a bug in a stage must not take the server down
-                    log.exception("analysis of %s failed", key)
-                    return
-                finally:
-                    self._finished[key] = time.monotonic()
-                self.publish_snapshot(snap)
+                with self._server.regenerate.worker.hold():  # a save's generation waits meanwhile
+                    try:
+                        snap = await loop.run_in_executor(state.analysis_pool, state.analyze, key)
+                    except Exception:  # a bug in a stage must not take the server down
+                        log.exception("analysis of %s failed", key)
+                        return
+                    finally:
+                        self._finished[key] = time.monotonic()
+                    self.publish_snapshot(snap)
                 self._remember_later(snap)
                 state.release()
                 if key not in self._again:

@@ -163,6 +163,21 @@ func (e *Encoder) Any(v any) {
 	e.buf = append(e.buf, b...)
 }
 
+// ErrNullAny is the encoding error of an `any` member without @nullable
+// whose value is nil (or marshals to null): the contract refuses null there
+// and there is no empty value to write instead.
+var ErrNullAny = errors.New("json: null for an any member that is not @nullable")
+
+// AnyNotNull is Any for a member that may not be null: a value that
+// marshals to null sets ErrNullAny.
+func (e *Encoder) AnyNotNull(v any) {
+	start := len(e.buf)
+	e.Any(v)
+	if string(e.buf[start:]) == "null" {
+		e.setErr(ErrNullAny)
+	}
+}
+
 const hex = "0123456789abcdef"
 
 // AppendString appends s as a JSON string, as encoding/json writes it.

@@ -2,6 +2,7 @@ package kitjson_test
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -338,4 +339,22 @@ func TestEncodeNonFinite(t *testing.T) {
 func nan() float64 {
 	var z float64
 	return z / z
+}
+
+// An any member without @nullable never writes null: a nil value (or one that
+// marshals to null) fails the encoding, so the response answers 500.
+func TestAnyNotNullRefusesNull(t *testing.T) {
+	var nilPtr *struct{}
+	for _, v := range []any{nil, nilPtr} {
+		e := kitjson.NewEncoder()
+		e.AnyNotNull(v)
+		if !errors.Is(e.Err(), kitjson.ErrNullAny) {
+			t.Fatalf("AnyNotNull(%#v): err %v, want ErrNullAny", v, e.Err())
+		}
+	}
+	e := kitjson.NewEncoder()
+	e.AnyNotNull(map[string]any{"a": false})
+	if e.Err() != nil || string(e.Bytes()) != `{"a":false}` {
+		t.Fatalf("AnyNotNull(map): %q, %v", e.Bytes(), e.Err())
+	}
 }

@@ -221,6 +221,24 @@ def test_multipart_upload(showcase: Service) -> None:
     r = request(showcase.base, "POST", "/v1/shop/upload", {"title": "x"})
     assert r.status == 400
 
+def test_multipart_text_part_for_a_file_field_is_refused(showcase: Service) -> None:
+    """The document declares a `file` part a binary string: a text part of that name (no
+    filename) is refused, never silently dropped (schemathesis: `more={}` was accepted)."""
+
+    def upload(fields: dict[str, str], files: list[tuple[str, str, str, bytes]]) -> object:
+        body, ctype = multipart(fields, files)
+        return request(showcase.base, "POST", "/v1/shop/upload", raw=body, headers={"Content-Type": ctype})
+
+    a_file = ("file", "a.txt", "text/plain", b"x")
+    assert msg(upload({"title": "doc", "more": "{}"}, [a_file])) == (400, "more: expected a file")
+    assert msg(upload({"title": "doc", "file": "hello"}, [])) == (400, "file: expected a file")
+    # a text part beside real file parts of the same name is refused too
+    r = upload({"title": "doc", "more": "x"}, [a_file, ("more", "b.png", "image/png", b"y")])
+    assert msg(r) == (400, "more: expected a file")
+    r = upload({"title": "doc"}, [a_file, ("more", "b.png", "image/png", b"y")])
+    assert r.status == 201, r.body  # type: ignore[attr-defined]
+
+
 
 def test_success_statuses_and_empty_values(showcase: Service) -> None:
     r = request(showcase.base, "POST", "/v1/shop/accept", {})

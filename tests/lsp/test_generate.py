@@ -4,7 +4,6 @@ nothing written for a design with errors, switchable by setting."""
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import sys
 from pathlib import Path
@@ -159,9 +158,7 @@ async def test_generation_runs_in_a_worker_process(client: LanguageClient, proje
     server = client._server
     assert server is not None
     workers = [pid for pid, cmd in _children(server.pid).items() if "kit_lsp.worker" in cmd]
-    assert workers
-    if hasattr(os, "SCHED_IDLE"):  # and it gives way to the editor's process at once
-        assert os.sched_getscheduler(workers[0]) == os.SCHED_IDLE
+    assert workers  # (how it gives way to the keystroke path: tests/lsp/test_worker_hold.py)
 
 
 async def test_a_newer_save_supersedes_a_running_generation(client: LanguageClient, project: Path) -> None:

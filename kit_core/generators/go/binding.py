@@ -53,7 +53,7 @@ class Binder:
         elem = shape.element() if shape.array_dims else shape
         if elem.primitive == "file":
             files = "Files" if shape.array_dims else "File"
-            return [f"{expr} = {self.helper}.{files}(r, {wire})"]
+            return [f"if err := {self.helper}.{files}(r, {wire}, &{expr}); err != nil {{\n\treturn err\n}}"]
         if shape.array_dims > 1 or elem.array_dims:
             return []
         fn = parser(elem.primitive)

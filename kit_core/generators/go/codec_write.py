@@ -2,7 +2,9 @@
 
 Output is encoding/json's byte for byte, with rule 9 of types built in: a required nil list,
 map or bytes is written `[]`, `{}` or `""`, an optional one is left out, a `@nullable` one is
-null. Constant text (punctuation, escaped keys) is merged into one `e.Raw` per run.
+null. An `any` member without `@nullable` has no empty value: a nil one fails the encoding
+(the response answers 500, as for NaN), since the document and the decoder refuse its null.
+Constant text (punctuation, escaped keys) is merged into one `e.Raw` per run.
 """
 
 from __future__ import annotations
@@ -76,6 +78,9 @@ class Writer:
             return
         if f.nullable and not f.optional and holds_nil(f.shape):
             out.add(if_nil_null(f.access, self.lines(f.shape, f.access, 0)))
+            return
+        if vc is V.ANY and not f.nullable:  # null is refused in, so it is never written out
+            out.add(f"e.AnyNotNull({f.access})")
             return
         self.value(f.shape, f.access, 0, out)
 

@@ -24,6 +24,16 @@ FORMATS = {"datetime": "date-time", "url": "uri"}
 TIME_PATTERN = "^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$"
 
 
+# Formats JSON Schema does not define whose Go check is a regex (the helpers' own, in
+# templates/go/helpers/<name>.go.j2; a test holds them equal): the document adds the regex as
+# a pattern, so a validator that ignores an unknown format still checks what the service does.
+FORMAT_PATTERNS = {
+    "phone": r"^\+?[0-9 ()\-]{6,20}$",
+    "creditcard": "^[0-9]{12,19}$",
+    "hexcolor": "^#?(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$",
+}
+
+
 def literal_value(lit: Literal, enum: EnumDecl | None = None) -> Any:
     """A decorator literal as JSON; a bare ident names a value of ``enum``."""
     if lit.kind is LiteralKind.ARRAY:
@@ -55,7 +65,10 @@ def string_keywords(d: Decorator) -> dict[str, Any]:
         name = str(d.args[0].value)
         if name == "time":
             return {"pattern": TIME_PATTERN}
-        return {"format": FORMATS.get(name, name)}
+        kws: dict[str, Any] = {"format": FORMATS.get(name, name)}
+        if name in FORMAT_PATTERNS:
+            kws["pattern"] = FORMAT_PATTERNS[name]
+        return kws
     return {}
 
 

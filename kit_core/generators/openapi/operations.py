@@ -53,7 +53,7 @@ class Operations:
         body = self._request_body(info)
         if body:
             op["requestBody"] = body
-        op["responses"] = {**self._success(info), **self._errors(info.errors)}
+        op["responses"] = {**self._success(info), **self._errors(info.errors, framework_statuses(info))}
         if info.deprecated or (info.file is not None and info.file.decorator("deprecated")):
             op["deprecated"] = True
         if info.security:
@@ -95,7 +95,9 @@ class Operations:
         if not any(b.location is Location.BODY for b in info.request_fields):
             return None  # nothing in the body: no request body, no component
         schema = self.schemas.of(info.request)
-        return {"required": True, "content": {"application/json": {"schema": schema}}}
+        # An absent body decodes as `{}`: the body is required only when `{}` is refused.
+        required = self.schemas.refuses_empty_object(schema)
+        return {"required": required, "content": {"application/json": {"schema": schema}}}
 
     def _multipart(self, parts: Sequence[FieldBinding]) -> dict[str, Any]:
         props = {b.wire_name: self.schemas.field_schema(b.field) for b in parts}
@@ -154,13 +156,13 @@ class Operations:
             }
         return headers
 
-    def _errors(self, errors: Sequence[ErrorRef]) -> dict[str, Any]:
+    def _errors(self, errors: Sequence[ErrorRef], framework: frozenset[int]) -> dict[str, Any]:
         by_status: dict[int, list[ErrorRef]] = {}
         for e in errors:
             by_status.setdefault(e.status or 500, []).append(e)
-        return {str(s): self._error_response(errs) for s, errs in sorted(by_status.items())}
+        return {str(s): self._error_response(errs, s in framework) for s, errs in sorted(by_status.items())}
 
-    def _error_response(self, errs: list[ErrorRef]) -> dict[str, Any]:
+    def _error_response(self, errs: list[ErrorRef], framework: bool) -> dict[str, Any]:
         refs: list[Schema] = []
         headers: dict[str, Any] = {}
         messages: list[str] = []
@@ -172,11 +174,48 @@ class Operations:
             headers.update(self._headers(response_bindings([f for f in fields if not is_wire(f)])))
             category = ERROR_CATEGORIES.get(e.decl.category)
             messages.append(e.decl.doc or (category.message if category else e.name))
+        if framework:
+            messages.append(FRAMEWORK_ERROR_DOC)
         resp: dict[str, Any] = {"description": "; ".join(messages)}
         if headers:
             resp["headers"] = headers
-        resp["content"] = {"application/json": {"schema": refs[0] if len(refs) == 1 else {"oneOf": refs}}}
+        if framework:
+            # anyOf, not oneOf: a typed error without body fields ({code, message}) also
+            # matches the framework's {message}.
+            schema: Schema = {"anyOf": [*refs, framework_error_schema()]}
+        else:
+            schema = refs[0] if len(refs) == 1 else {"oneOf": refs}
+        resp["content"] = {"application/json": {"schema": schema}}
         return resp
+
+
+FRAMEWORK_ERROR_DOC = "or an error answered by the framework itself, `{message}`"
+
+
+def framework_error_schema() -> Schema:
+    """The framework's error body (spec "Framework error body"), inlined so that no design name
+    can collide with it."""
+    return {
+        "type": "object",
+        "description": "Error answered by the framework (validation, limits, unknown errors)",
+        "properties": {"message": {"type": "string"}},
+        "required": ["message"],
+    }
+
+
+def framework_statuses(info: MethodInfo) -> frozenset[int]:
+    """Statuses the framework itself may answer on this method (spec, Errors / HTTP): 500 for an
+    unknown error, a panic or an unencodable response and 504 for a deadline error, on every
+    method; 400 where a request is decoded or bound; 408 and 413 where a body is read; 415
+    where it must be JSON. A declared error with one of these statuses shares it."""
+    statuses = {500, 504}
+    if info.request is not None and not info.passthrough:
+        statuses.add(400)
+        if info.has_request_body:
+            statuses.update((408, 413))
+            if not info.is_multipart:
+                statuses.add(415)
+    return frozenset(statuses)
 
 
 def _phrase(status: int) -> str:

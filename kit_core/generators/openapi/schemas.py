@@ -36,11 +36,16 @@ _INT_FORMATS = {
     "uint16": "uint16",
     "uint8": "uint8",
 }
+# what Go writes for math.MaxFloat32 (shortest form); the decoder takes it (it rounds to the max)
+FLOAT32_MAX = 3.4028235e38
+BASE64_PATTERN = "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
 _PRIMITIVES: dict[str, Schema] = {
     "string": {"type": "string"},
-    "bytes": {"type": "string", "contentEncoding": "base64"},
+    # contentEncoding is an annotation only: the pattern states what the decoder refuses
+    "bytes": {"type": "string", "contentEncoding": "base64", "pattern": BASE64_PATTERN},
     "bool": {"type": "boolean"},
-    "float32": {"type": "number", "format": "float"},
+    # the decoder refuses a number float32 cannot hold (format alone bounds nothing)
+    "float32": {"type": "number", "format": "float", "minimum": -FLOAT32_MAX, "maximum": FLOAT32_MAX},
     "float64": {"type": "number", "format": "double"},
     "datetime": {"type": "string", "format": "date-time"},
     "file": {"type": "string", "contentMediaType": "application/octet-stream"},
@@ -135,16 +140,27 @@ class Schemas:
             self.components[name] = build()
         return ref_schema(name)
 
+    def refuses_empty_object(self, schema: Schema) -> bool:
+        """Whether `{}` fails the (object) schema: a required member or a `@requiresOneOf`."""
+        ref = schema.get("$ref", "")
+        if ref.startswith("#/components/schemas/"):
+            schema = self.components.get(ref.rsplit("/", 1)[1], {})
+        return bool(schema.get("required") or schema.get("anyOf"))
+
     # ------------------------------------------------------------------ components
 
     def type_schema(self, decl: TypeDecl, package: str, args: tuple[TypeShape, ...]) -> Schema:
         fields = [f for f in self.index.fields(decl, package, args) if is_wire(f)]
-        s = self.object_schema(fields)
+        s = self.object_schema(fields, any_not_null=True)
+        # the decoder refuses an unknown member (server.strictJSON, true by default)
+        s["additionalProperties"] = False
         _cross_field(s, decl, fields)
         return _annotate(s, decl.doc, decl.decorator("deprecated") is not None)
 
-    def object_schema(self, fields: Sequence[EffectiveField]) -> Schema:
-        props = {json_key(f.field): self.field_schema(f) for f in fields}
+    def object_schema(self, fields: Sequence[EffectiveField], any_not_null: bool = False) -> Schema:
+        """`any_not_null`: an `any` member without `@nullable` refuses null (types; an error's
+        body is written by encoding/json, where a nil `any` is null)."""
+        props = {json_key(f.field): self.field_schema(f, any_not_null) for f in fields}
         s: Schema = {"type": "object", "properties": props}
         required = [json_key(f.field) for f in fields if not is_optional(f)]
         if required:
@@ -178,9 +194,13 @@ class Schemas:
 
     # ------------------------------------------------------------------ fields
 
-    def field_schema(self, ef: EffectiveField) -> Schema:
+    def field_schema(self, ef: EffectiveField, any_not_null: bool = False) -> Schema:
         shape = ef.shape
         s = self.of(shape)
+        if any_not_null and not s and _is_any(shape) and not ef.field.decorator("nullable"):
+            # the decoder refuses null for an `any` member (required or not) and the encoder
+            # never writes one (a nil required `any` fails the response, like NaN)
+            s = {"not": {"type": "null"}}
         value, container = _unwrap(shape)
         value_kw, outer_kw = keywords_for(ef.field.decorators, value.primitive, container)
         merge_keywords(_innermost(s, container), value_kw)
@@ -197,6 +217,10 @@ class Schemas:
             many = lit.kind is LiteralKind.ARRAY and container is None
             s["examples"] = literal_value(lit, enum) if many else [literal_value(lit, enum)]
         return _annotate(s, field_doc(ef), ef.field.decorator("deprecated") is not None)
+
+
+def _is_any(shape: TypeShape) -> bool:
+    return not shape.array_dims and shape.kind is Kind.PRIMITIVE and shape.name == "any"
 
 
 def _unwrap(shape: TypeShape) -> tuple[TypeShape, str | None]:

@@ -75,20 +75,29 @@ func Form(r *http.Request, name string) ([]string, bool) {
 	return vs, ok && len(vs) > 0
 }
 
-// File returns the first uploaded file of a part, or nil.
-func File(r *http.Request, name string) *multipart.FileHeader {
-	if fs := Files(r, name); len(fs) > 0 {
-		return fs[0]
+// File stores the first uploaded file of a part in dst (nil when none was sent). A text part
+// of that name is refused: the document declares the part a binary string, sent as a file.
+func File(r *http.Request, name string, dst **multipart.FileHeader) error {
+	var fs []*multipart.FileHeader
+	if err := Files(r, name, &fs); err != nil {
+		return err
+	}
+	if len(fs) > 0 {
+		*dst = fs[0]
 	}
 	return nil
 }
 
-// Files returns every uploaded file of a part.
-func Files(r *http.Request, name string) []*multipart.FileHeader {
+// Files stores every uploaded file of a part in dst; a text part of that name is refused.
+func Files(r *http.Request, name string, dst *[]*multipart.FileHeader) error {
 	if r.MultipartForm == nil {
 		return nil
 	}
-	return r.MultipartForm.File[name]
+	if _, text := r.MultipartForm.Value[name]; text {
+		return errors.New(name + ": expected a file")
+	}
+	*dst = r.MultipartForm.File[name]
+	return nil
 }
 
 // ParseMultipart parses a multipart body, keeping up to maxMemory bytes of files in memory.
