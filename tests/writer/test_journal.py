@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from kit_core.cli import main
+from kit_core.statedir import state_dir
 from kit_core.writer.faults import ENV, KILLED
 from kit_core.writer.journal import JOURNAL_NAME, recover
-from kit_core.statedir import state_dir
 
 A0 = "package a\n\ntype A {\n\tx string @length(1, 5)\n}\n\nservice Svc {\n\tget One /one {\n\t\tresponse A\n\t}\n}\n"
 A1 = A0.replace("@length(1, 5)", "@length(1, 6)").replace(
