@@ -34,7 +34,10 @@ def run_gen(root: Path, context: Path | None, targets: Sequence[str] | None) -> 
         "cwd": os.getcwd(),
     }
     for _ in range(2):  # a refusing daemon (another kit build) exits: start ours once
-        conn = _connect(path) or _start(folder, path)
+        try:
+            conn = _connect(path) or _start(folder, path)
+        except PermissionError:  # another user's socket or folder: nothing to hand over to
+            return None
         if conn is None:
             return None
         with conn:
@@ -47,7 +50,10 @@ def run_gen(root: Path, context: Path | None, targets: Sequence[str] | None) -> 
 def stop(folder: Path) -> bool:
     """Ask the project's daemon to exit (True: there was one and it answered)."""
     path = socket_path(folder)
-    conn = _connect(path) if path is not None else None
+    try:
+        conn = _connect(path) if path is not None else None
+    except OSError:
+        return False
     if conn is None:
         return False
     with conn:
@@ -59,9 +65,12 @@ def _connect(path: Path) -> socket.socket | None:
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         conn.connect(str(path))
-    except OSError:  # none there, or a dead one's socket file
+    except (FileNotFoundError, ConnectionRefusedError):  # none there, or a dead one's socket file
         conn.close()
         return None
+    except OSError:
+        conn.close()
+        raise
     return conn
 
 
@@ -71,7 +80,7 @@ def _start(folder: Path, path: Path) -> socket.socket | None:
     import subprocess
 
     with open(folder / LOG_NAME, "ab") as log:
-        subprocess.Popen(
+        daemon = subprocess.Popen(
             [sys.executable, "-m", "kit_core.daemon", "serve", str(folder)],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -84,6 +93,8 @@ def _start(folder: Path, path: Path) -> socket.socket | None:
         conn = _connect(path)
         if conn is not None:
             return conn
+        if daemon.poll() is not None:  # it ended at once (another serves, or it failed: see its log)
+            return _connect(path)
         time.sleep(0.005)
     return None
 

@@ -162,3 +162,18 @@ def test_no_daemon_flag_and_environment_run_in_process(tmp_path: Path) -> None:
         [sys.executable, "-m", "kit_core.cli", "gen", "design"], cwd=copy, capture_output=True, text=True
     )  # KIT_NO_DAEMON=1: the tests' own environment
     assert out.returncode == 0 and daemon_pid(copy) is None
+
+
+def test_a_daemon_that_cannot_start_leaves_the_run_to_the_client(tmp_path: Path) -> None:
+    project = tmp_path / "p"
+    write_project(project)
+    (state_dir(project) / LOCK_NAME).mkdir()  # the daemon cannot open its lock: it ends at once
+    env = {k: v for k, v in os.environ.items() if k != "KIT_NO_DAEMON"}
+    env["KIT_DAEMON_START_TIMEOUT"] = str(DEADLINE)
+    started = time.monotonic()
+    out = subprocess.run(
+        [sys.executable, "-m", "kit_core.cli", "gen", "design"], cwd=project, env=env, capture_output=True, text=True
+    )
+    assert out.returncode == 0 and "written" in out.stdout, out.stderr
+    assert time.monotonic() - started < DEADLINE, "the client saw the daemon end and did not wait for it"
+    assert not (state_dir(project) / SOCKET_NAME).exists()
