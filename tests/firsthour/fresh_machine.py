@@ -73,6 +73,8 @@ def clean_env(*first: Path, drop: tuple[str, ...] = ()) -> dict[str, str]:
     kit settings of the test run, PATH with ``first`` ahead (machine_path)."""
     gone = ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "KIT_", *drop)
     env = {k: v for k, v in os.environ.items() if not k.startswith(gone)}
+    if "KIT_NO_DAEMON" in os.environ:  # the harness's, not a user's: no test leaves a resident kit
+        env["KIT_NO_DAEMON"] = os.environ["KIT_NO_DAEMON"]
     own = str(Path(sys.executable).parent)  # the test run's virtualenv is not the user's
     env["PATH"] = os.pathsep.join(p for p in machine_path(*first).split(os.pathsep) if p != own)
     return env
