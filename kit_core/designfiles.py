@@ -20,8 +20,9 @@ def _walk(root: Path) -> list[tuple[str, list[str], list[str]]]:
     return out
 
 
-def design_files(root: Path, suffix: str = ".kit") -> list[Path]:
-    """Every design file under the root, recursively, skipping hidden and vendored folders."""
+def design_files(root: Path, suffix: str | tuple[str, ...] = ".kit") -> list[Path]:
+    """Every design file under the root (with the suffix, or one of them), recursively,
+    skipping hidden and vendored folders."""
     out: list[Path] = []
     for dirpath, _, filenames in _walk(root):
         out.extend(Path(dirpath) / f for f in sorted(filenames) if f.endswith(suffix))

@@ -117,10 +117,10 @@ def as_loaded(root: Path, snap: Snapshot, disk: DiskFiles | None = None) -> Load
     ``disk`` (which read them) vouches for by its `stat`, the others by their bytes."""
     if snap.root is None or Path(snap.root).resolve() != root.resolve() or snap.analysis is None:
         return None
-    if program.design_files(root, ".proto"):
+    listed = program.design_files(root, (".kit", ".proto"))  # one walk for both
+    if any(p.suffix == ".proto" for p in listed):
         return None  # protos are compiled (and checked) by the run itself
-    on_disk = {str(p) for p in program.design_files(root)}
-    if on_disk != set(snap.files):
+    if {str(p) for p in listed} != set(snap.files):
         return None
     for path, f in snap.files.items():
         if disk is not None and disk.vouches(path, f):
@@ -137,7 +137,6 @@ def as_loaded(root: Path, snap: Snapshot, disk: DiskFiles | None = None) -> Load
         return None
     manifest_diags = [d for d in snap.diagnostics if d.span.path == snap.manifest.path]
     design = program.Design(root, root.parent.resolve(), snap.manifest, list(snap.files.values()), manifest_diags)
-    design.protos = program.design_files(root, ".proto")
     return Loaded(design, program.CheckResult(list(snap.diagnostics), snap.analysis))
 
 
@@ -149,7 +148,7 @@ def _manifest_on_disk(root: Path, snap: Snapshot) -> bool:
         text = path.read_text(encoding="utf-8")
     except OSError:
         return not path.exists() and snap.manifest.path == str(path)
-    if not text.strip():
+    if not text.strip() or text == snap.manifest_text:  # the very text analysed: no YAML parse
         return True
     return parse_manifest(str(path), text)[0] == snap.manifest
 
