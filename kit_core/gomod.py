@@ -17,9 +17,11 @@ drops nothing kit would add back on the next run.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -151,12 +153,34 @@ def pin_runtime(project_root: Path, copy: RuntimeCopy | None = None) -> list[Not
         return []
     path = str(directory / GO_MOD)
     try:
+        copy = copy or materialize()
+        seen = _stamp(path)
+        if seen is not None and _settled.get(path) == (seen, copy.root):
+            return []  # the go.mod this process found pinned, untouched since
         gomod = read(directory)
-        pin = plan(gomod, copy or materialize())
+        pin = plan(gomod, copy)
         apply(gomod, pin)
     except (GoCommandError, RuntimeMissing, OSError) as exc:
         return [Notice(path, f"could not pin the kit runtime: {exc}")]
+    if not pin.edits and seen is not None and seen[0] < time.time_ns() - _RACY_NS:
+        _settled[path] = (seen, copy.root)
     return [Notice(path, pin.message)] if pin.edits else []
+
+
+# A long-lived process (kit-lsp's generation worker, `kit gen`'s daemon) pins at every run:
+# a go.mod it found with nothing to change, and whose size, time and inode have not changed
+# since (its time older than the file system's clock could hide, as git's "racy" rule),
+# is not read again with `go mod edit -json` (a `go` process per run).
+_RACY_NS = 2_000_000_000
+_settled: dict[str, tuple[tuple[int, int, int], Path]] = {}
+
+
+def _stamp(path: str) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
 # --------------------------------------------------------------------------- kit init
