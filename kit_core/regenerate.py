@@ -124,6 +124,26 @@ def regenerate(
         return run.fast() or run.full(loaded)
 
 
+def prime(loaded: Loaded, project_root: Path, targets: Iterable[str] = TARGETS) -> None:
+    """For a resident process that loaded a design without a run rendering it (the last run
+    had nothing to render): render, and drop, the design-wide units - the OpenAPI document
+    keeps its pieces for the next run (`GenContext.keys`) - so that the first edit renders
+    only what it changes, not the whole document. Writes nothing."""
+    from kit_core import program
+    from kit_core.generators.go import paused_gc
+
+    design, checked = loaded.design, loaded.checked
+    if any(d.is_error for d in checked.diagnostics):
+        return
+    with paused_gc():
+        if design.module is None:
+            _, design.module = program.find_go_module(Path(project_root).resolve())
+        keys = _keys(design, build_id(), checked.analysis)
+        for unit in program.units(design, checked.analysis, tuple(sorted(set(targets))), keys):
+            if unit.whole_design:
+                unit.render()
+
+
 class _Run:
     def __init__(
         self,

@@ -103,7 +103,7 @@ class _Daemon:
             with conn:
                 root = self.handle(conn)
             if root is not None and not self.done:
-                self.warm(root)  # the client has its answer: get ready for the next edit
+                self.warm(*root)  # the client has its answer: get ready for the next edit
             gcpause.release()
             last, collect = time.monotonic(), True
 
@@ -113,8 +113,9 @@ class _Daemon:
         except OSError:
             return False
 
-    def handle(self, conn: socket.socket) -> Path | None:
-        """Answer one client; returns the design root it generated."""
+    def handle(self, conn: socket.socket) -> tuple[Path, Path, list[str]] | None:
+        """Answer one client; returns the design root it generated, the project root and
+        the targets."""
         from kit_core.daemon.protocol import identity
 
         request = Lines(conn).next()
@@ -135,8 +136,11 @@ class _Daemon:
         gen = request.get("gen")
         if not isinstance(gen, dict):
             return None
-        self.generate(conn, gen, str(request.get("cwd") or "/"))
-        return Path(gen["root"])
+        cwd = str(request.get("cwd") or "/")
+        self.generate(conn, gen, cwd)
+        root = Path(gen["root"])
+        project = Path(cwd, gen["context"]) if gen.get("context") else root.parent
+        return root, project, list(gen.get("targets") or [])
 
     def generate(self, conn: socket.socket, gen: dict[str, Any], cwd: str) -> None:
         from kit_core.cli import gen_here
@@ -160,14 +164,19 @@ class _Daemon:
         finally:
             os.chdir("/")
 
-    def warm(self, root: Path) -> None:
-        """Parse and analyse the design now if no run needed it yet (a run with nothing to
-        render does not load it), so that the first edit is not a whole load."""
+    def warm(self, root: Path, project_root: Path, targets: list[str]) -> None:
+        """Parse, analyse and render the design-wide units now if no run needed it yet (a run
+        with nothing to render does not load it), so that the first edit is not a whole load
+        and a whole OpenAPI document."""
+        from kit_core.regenerate import TARGETS, prime
+
         if root in self.warm_roots:
             return
         self.warm_roots.add(root)
         try:
-            self.loaded(root)
+            loaded = self.loaded(root)
+            if loaded is not None:
+                prime(loaded, project_root, targets or TARGETS)
         except Exception:
             log.error("kit daemon: loading %s failed:\n%s", root, traceback.format_exc())
 

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from designs import copy_project, tree, write_project
 
-from kit_core.regenerate import regenerate
+from kit_core.generators.openapi.incremental import forget, kept
+from kit_core.regenerate import prime, regenerate
 from kit_lsp.generation import ResidentDesigns, as_loaded, generate_design
 from kit_lsp.project import DiskFiles
 
@@ -100,3 +101,27 @@ def test_vouching_skips_reading_unchanged_files(tmp_path: Path, monkeypatch: obj
     assert as_loaded(design, snap, designs.disk(design)) is not None
     assert reads == []
     assert as_loaded(design, snap) is not None and len(reads) == len(snap.files)
+
+
+def test_priming_a_loaded_design_keeps_the_document_pieces_and_changes_no_output(tmp_path: Path) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    design = write_project(a).resolve()
+    assert regenerate(design).report is not None  # a run of another process: nothing kept here
+    forget()
+    designs = ResidentDesigns()
+    loaded = as_loaded(design, designs.snapshot(design), designs.disk(design))
+    assert loaded is not None and not kept()
+    prime(loaded, a)
+    assert kept(), "the next edit renders only the pieces it changes"
+    assert not any(p.name.startswith(".kit-") for p in a.rglob("*")), "priming writes nothing"
+    copy_project(a, b)
+    for root in (a, b):
+        notes = root / "design" / "notes" / "notes.kit"
+        notes.write_text(notes.read_text().replace("free text", "short text"))
+    again = as_loaded(design, designs.snapshot(design), designs.disk(design))
+    inc = regenerate(design, loaded=again, resident=True)
+    assert inc.rendered and "openapi/document" in inc.rendered
+    forget()
+    full = regenerate(b / "design")
+    assert full.report is not None and full.report.ok and inc.report is not None and inc.report.ok
+    assert tree(a) == tree(b)
