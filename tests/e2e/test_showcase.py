@@ -221,6 +221,7 @@ def test_multipart_upload(showcase: Service) -> None:
     r = request(showcase.base, "POST", "/v1/shop/upload", {"title": "x"})
     assert r.status == 400
 
+
 def test_multipart_text_part_for_a_file_field_is_refused(showcase: Service) -> None:
     """The document declares a `file` part a binary string: a text part of that name (no
     filename) is refused, never silently dropped (schemathesis: `more={}` was accepted)."""
@@ -237,7 +238,6 @@ def test_multipart_text_part_for_a_file_field_is_refused(showcase: Service) -> N
     assert msg(r) == (400, "more: expected a file")
     r = upload({"title": "doc"}, [a_file, ("more", "b.png", "image/png", b"y")])
     assert r.status == 201, r.body  # type: ignore[attr-defined]
-
 
 
 def test_success_statuses_and_empty_values(showcase: Service) -> None:

@@ -115,7 +115,6 @@ def test_a_qualified_error_answers_its_status_and_body(trust: Service) -> None:
     assert (r.status, r.json) == (404, {"id": "missing", "reason": "gone"})
 
 
-
 INTEGER_KEYED = ["k8", "k32", "k64", "ku64", "ksmall", "klevel"]
 
 
