@@ -75,6 +75,15 @@ func Form(r *http.Request, name string) ([]string, bool) {
 	return vs, ok && len(vs) > 0
 }
 
+// NotFile refuses a file part sent under the name of a text field: its value
+// would otherwise be silently dropped (the document declares the part text).
+func NotFile(r *http.Request, name string) error {
+	if r.MultipartForm != nil && len(r.MultipartForm.File[name]) > 0 {
+		return errors.New(name + ": expected text, got a file")
+	}
+	return nil
+}
+
 // File stores the first uploaded file of a part in dst (nil when none was sent). A text part
 // of that name is refused: the document declares the part a binary string, sent as a file.
 func File(r *http.Request, name string, dst **multipart.FileHeader) error {
@@ -94,7 +103,7 @@ func Files(r *http.Request, name string, dst *[]*multipart.FileHeader) error {
 		return nil
 	}
 	if _, text := r.MultipartForm.Value[name]; text {
-		return errors.New(name + ": expected a file")
+		return errors.New(name + ": expected a file, got text")
 	}
 	*dst = r.MultipartForm.File[name]
 	return nil
