@@ -204,13 +204,18 @@ def _bytes_length_refusal(response: Any, case: Any) -> bool:
 
 
 def _base64_members(doc: Any) -> set[str]:
+    """Members that are `bytes`, inline or through a scalar component (`scalar Blob bytes`)."""
+    components = (doc.get("components") or {}).get("schemas") or {}
+    scalars = {f"#/components/schemas/{n}" for n, s in components.items() if s.get("contentEncoding") == "base64"}
     found: set[str] = set()
     stack = [doc]
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
             for key, value in (node.get("properties") or {}).items():
-                if isinstance(value, dict) and value.get("contentEncoding") == "base64":
+                if isinstance(value, dict) and (
+                    value.get("contentEncoding") == "base64" or value.get("$ref") in scalars
+                ):
                     found.add(key)
             stack.extend(node.values())
         elif isinstance(node, list):

@@ -57,13 +57,21 @@ func HeaderList(r *http.Request, name string) ([]string, bool) {
 	return items, true
 }
 
-// Cookie returns the value of a cookie, and whether it was sent.
+// Cookie returns the value of a cookie, and whether it was sent. A pair whose
+// value net/http drops as malformed (a tab, a quote inside) is read as sent, so
+// a bound cookie is refused by its type's parser instead of taken as absent.
 func Cookie(r *http.Request, name string) ([]string, bool) {
-	c, err := r.Cookie(name)
-	if err != nil {
-		return nil, false
+	if c, err := r.Cookie(name); err == nil {
+		return []string{c.Value}, true
 	}
-	return []string{c.Value}, true
+	for _, line := range r.Header.Values("Cookie") {
+		for _, pair := range strings.Split(line, ";") {
+			if k, v, ok := strings.Cut(strings.TrimSpace(pair), "="); ok && k == name {
+				return []string{v}, true
+			}
+		}
+	}
+	return nil, false
 }
 
 // Form returns the values of a multipart text part (never a query parameter of that name).
