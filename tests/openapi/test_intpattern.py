@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 from kit_core.generators.openapi.intpattern import int_range_pattern
 from kit_core.symbols import INT_RANGES
 
+from .helpers import doc
+
 I64, U64 = INT_RANGES["int64"], INT_RANGES["uint64"]
 EDGES = [0, 1, 9, 10, 99, 100, 255, 256, 300, 2**31 - 1, 2**31, 2**32 - 1, 2**63 - 1, 2**63, 2**64 - 1]
 EDGES += [-e for e in EDGES]
@@ -62,3 +64,40 @@ def test_readable_shapes(lo: int, hi: int, pattern: str) -> None:
 def test_empty_range_is_a_bug() -> None:
     with pytest.raises(ValueError, match="empty range"):
         int_range_pattern(2, 1)
+
+
+MAP_KEYS = """package todo
+
+scalar Small int32 @gte(-5) @range(-10, 300) @lt(300)
+enum Level {
+	Minus = -7
+	One   = 1
+}
+enum Tint {
+	Red
+}
+
+type M {
+	a map<uint8, string>
+	b map<Small, string>
+	c map<Level, string>
+	d map<Tint, string>
+	e map<string, string>
+}
+
+service S {
+	post Put /m {
+		request M
+	}
+}
+"""
+
+
+def test_map_key_schemas_in_the_document() -> None:
+    props = doc(MAP_KEYS)["components"]["schemas"]["M"]["properties"]
+    assert props["a"]["propertyNames"] == {"pattern": int_range_pattern(0, 255)}
+    # every bound holds, in whatever order written: [-5, 299]
+    assert props["b"]["propertyNames"] == {"pattern": int_range_pattern(-5, 299)}
+    assert props["c"]["propertyNames"] == {"enum": ["-7", "1"]}
+    assert props["d"]["propertyNames"] == {"$ref": "#/components/schemas/Tint"}
+    assert "propertyNames" not in props["e"]
