@@ -78,6 +78,22 @@ service Users {
 }
 """
 
+# A proto beside the .kit files of the editor tests (`output.pb: "-"`: it carries its go_package).
+STOCK_PROTO = """\
+syntax = "proto3";
+
+package stock.v1;
+
+option go_package = "example.com/shop/internal/pb/stock/v1;stockv1";
+
+service Stock {
+  rpc Get(Req) returns (Level);
+}
+
+message Req { string sku = 1; }
+message Level { int64 count = 1; }
+"""
+
 DESIGN: dict[str, str] = {
     "go.mod": "module example.com/app\n\ngo 1.26\n",
     "design/kit.design.yaml": MANIFEST,

@@ -10,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-from lsp_helpers import write_design
+from lsp_helpers import STOCK_PROTO, write_design
 from nvim_support import NVIM_RTP, isolated_env, needs_nvim, run_nvim
 
 from kit_core import program
@@ -50,20 +50,7 @@ service Items {
 }
 """
 
-PROTO = """\
-syntax = "proto3";
-
-package stock.v1;
-
-option go_package = "example.com/shop/internal/pb/stock/v1;stockv1";
-
-service Stock {
-  rpc Get(Req) returns (Level);
-}
-
-message Req { string sku = 1; }
-message Level { int64 count = 1; }
-"""
+PROTO = STOCK_PROTO
 
 FILES = {
     "go.mod": "module example.com/shop\n\ngo 1.26\n",

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsp_helpers import codes, make_client, open_doc, replace_all, wait_for_diagnostics, write_design
+from lsp_helpers import STOCK_PROTO, codes, make_client, open_doc, replace_all, wait_for_diagnostics, write_design
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
@@ -38,20 +38,7 @@ service Items {
 }
 """
 
-PROTO = """\
-syntax = "proto3";
-
-package stock.v1;
-
-option go_package = "example.com/shop/internal/pb/stock/v1;stockv1";
-
-service Stock {
-  rpc Get(Req) returns (Level);
-}
-
-message Req { string sku = 1; }
-message Level { int64 count = 1; }
-"""
+PROTO = STOCK_PROTO
 
 FILES = {
     "go.mod": "module example.com/shop\n\ngo 1.26\n",

@@ -13,8 +13,9 @@ import textwrap
 import time
 from pathlib import Path
 
+from lsp_helpers import DESIGN, write_design
+
 from kit_lsp.worker import WORKER_NICENESS, Worker
-from tests.lsp.lsp_helpers import DESIGN, write_design
 
 
 def _state(pid: int) -> str | None:

@@ -71,8 +71,8 @@ def _map_key(key: str) -> tuple[int, str]:
 # they are; so is one showing a complex key (`? |-`, libyaml's way with a key that spans
 # lines), and so is one ending in the end marker `...`: libyaml writes it after any block
 # scalar that keeps its trailing line breaks (`|+`) anywhere in the document, the Python
-# emitter only when the document ends in one. The one difference left is an empty key (`'': x` against `? ''`), which no kit
-# document holds (`@json("")` is refused; names and paths are never empty).
+# emitter only when the document ends in one. The one difference left is an empty key
+# (`'': x` against `? ''`), which no kit document holds (`@json("")` is refused; names and paths are never empty).
 class _Dumper(yaml.SafeDumper):
     def ignore_aliases(self, data: Any) -> bool:
         return True
