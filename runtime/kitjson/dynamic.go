@@ -3,6 +3,7 @@ package kitjson
 import (
 	"reflect"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -209,6 +210,9 @@ func sortStrings(keys []reflect.Value) {
 // size; it refuses another key naming it.
 func (d *Decoder) intKey(key string, bitSize int) (int64, bool) {
 	n, err := strconv.ParseInt(key, 10, bitSize)
+	if err == nil && !canonicalKey(key) {
+		err = strconv.ErrSyntax
+	}
 	if err != nil {
 		d.failKey(key, err, "integer")
 		return 0, false
@@ -218,11 +222,22 @@ func (d *Decoder) intKey(key string, bitSize int) (int64, bool) {
 
 func (d *Decoder) uintKey(key string, bitSize int) (uint64, bool) {
 	n, err := strconv.ParseUint(key, 10, bitSize)
+	if err == nil && !canonicalKey(key) {
+		err = strconv.ErrSyntax
+	}
 	if err != nil {
 		d.failKey(key, err, "unsigned integer")
 		return 0, false
 	}
 	return n, true
+}
+
+// canonicalKey reports whether a key strconv parsed is spelled as JSON writes
+// a number, the spelling the OpenAPI document states: strconv also takes a
+// leading '+', leading zeros and "-0", which would give one Go key two names.
+func canonicalKey(key string) bool {
+	digits := strings.TrimPrefix(key, "-")
+	return digits != "" && digits[0] != '+' && (digits[0] != '0' || key == "0")
 }
 
 // IntKey parses the current map key as a decimal integer of the given bit

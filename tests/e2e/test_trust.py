@@ -6,10 +6,12 @@ is exact, and a qualified middleware and error of another package work over HTTP
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import yaml
 from e2e_harness import Built, Service, build_once, go_available, request, start
 
 pytestmark = pytest.mark.skipif(not go_available(), reason="the Go toolchain is needed")
@@ -112,3 +114,29 @@ def test_a_qualified_error_answers_its_status_and_body(trust: Service) -> None:
     r = request(trust.base, "GET", "/items/missing", headers={"X-Key": "k"})
     assert (r.status, r.json) == (404, {"id": "missing", "reason": "gone"})
 
+
+INTEGER_KEYED = ["k8", "k32", "k64", "ku64", "ksmall", "klevel"]
+
+
+def _key_candidates() -> list[str]:
+    """Keys at and beyond every key type's edges, in every spelling strconv would also take."""
+    values = {0, 1, -1, 7, -7, -5, -6, 255, 256, 299, 300, 301}
+    for bits in (8, 31, 32, 63, 64):
+        values |= {2**bits - 1, 2**bits, -(2**bits), -(2**bits) - 1, 2**bits + 1}
+    keys = {str(n) for n in values}
+    keys |= {"+1", "01", "-0", "-01", "00", "+0", "1.0", "1e2", " 1", "", "x", "0x10", "1_0", "٣"}
+    return sorted(keys)
+
+
+@pytest.mark.parametrize("field", INTEGER_KEYED)
+def test_integer_keys_the_document_allows_are_exactly_those_the_service_takes(
+    trust_built: Built, trust: Service, field: str
+) -> None:
+    """Both directions: a key the document's `propertyNames` admits is accepted, and a key it
+    refuses is refused (range, constraints, enum set and spelling: no `+`, leading zero, `-0`)."""
+    doc = yaml.safe_load((trust_built.root / "docs" / "openapi.yaml").read_text())
+    names = doc["components"]["schemas"]["Check"]["properties"][field]["propertyNames"]
+    for key in _key_candidates():
+        documented = key in names["enum"] if "enum" in names else bool(re.fullmatch(names["pattern"], key))
+        status, body = _validate(trust, {field: {key: "x"}})
+        assert status == (204 if documented else 400), (field, key, names, body)

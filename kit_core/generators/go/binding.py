@@ -43,8 +43,8 @@ class Binder:
     def statements(self, b: FieldBinding, expr: str, pointer: bool) -> list[str]:
         """Statements binding one field; a required field that is absent is `<wire>: required`."""
         out = self._bind(b, expr, pointer)
-        if out and out[0].startswith("if vs, ok :=") and b.location is not Location.PATH and not is_optional(b.field):
-            out[0] += f" else {{\n\treturn {self.helper}.Missing({go_string(b.wire_name)})\n}}"
+        if out and out[-1].startswith("if vs, ok :=") and b.location is not Location.PATH and not is_optional(b.field):
+            out[-1] += f" else {{\n\treturn {self.helper}.Missing({go_string(b.wire_name)})\n}}"
         return out
 
     def _bind(self, b: FieldBinding, expr: str, pointer: bool) -> list[str]:
@@ -73,9 +73,11 @@ class Binder:
         if b.location is Location.QUERY:
             source = "Values"  # of the query parsed once per request (`q`, see the handler)
             self.uses_query = True
+        refuse_file = [f"if err := {h}.NotFile(r, {wire}); err != nil {{\n\treturn err\n}}"] if source == "Form" else []
         return [
+            *refuse_file,
             f"if vs, ok := {h}.{source}({args}); ok {{\n"
-            f"\tx, err := {value}\n\tif err != nil {{\n\t\treturn err\n\t}}\n\t{assign}\n}}"
+            f"\tx, err := {value}\n\tif err != nil {{\n\t\treturn err\n\t}}\n\t{assign}\n}}",
         ]
 
 

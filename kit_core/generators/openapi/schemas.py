@@ -20,6 +20,7 @@ from kit_core.semantics.types import binding_decorator
 from kit_core.symbols import Kind
 
 from .constraints import keywords_for, literal_value, merge_keywords
+from .mapkeys import integer_key_names
 from .names import DeclNames
 
 Schema = dict[str, Any]
@@ -113,10 +114,9 @@ class Schemas:
         if value.optional:  # an optional map value is null when absent (`map<string, int?>`)
             values = nullable(values)
         s: Schema = {"type": "object", "additionalProperties": values}
-        key_schema = self.of(key)
-        if key_schema.get("type") == "integer":
-            s["propertyNames"] = {"pattern": "^-?[0-9]+$"}
-        elif key_schema and key_schema != {"type": "string"}:
+        names = integer_key_names(key)
+        key_schema = self.of(key) if names is None else names
+        if key_schema and key_schema != {"type": "string"}:
             s["propertyNames"] = key_schema
         return s
 

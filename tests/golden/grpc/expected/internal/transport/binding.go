@@ -57,13 +57,21 @@ func HeaderList(r *http.Request, name string) ([]string, bool) {
 	return items, true
 }
 
-// Cookie returns the value of a cookie, and whether it was sent.
+// Cookie returns the value of a cookie, and whether it was sent. A pair whose
+// value net/http drops as malformed (a tab, a quote inside) is read as sent, so
+// a bound cookie is refused by its type's parser instead of taken as absent.
 func Cookie(r *http.Request, name string) ([]string, bool) {
-	c, err := r.Cookie(name)
-	if err != nil {
-		return nil, false
+	if c, err := r.Cookie(name); err == nil {
+		return []string{c.Value}, true
 	}
-	return []string{c.Value}, true
+	for _, line := range r.Header.Values("Cookie") {
+		for _, pair := range strings.Split(line, ";") {
+			if k, v, ok := strings.Cut(strings.TrimSpace(pair), "="); ok && k == name {
+				return []string{v}, true
+			}
+		}
+	}
+	return nil, false
 }
 
 // Form returns the values of a multipart text part (never a query parameter of that name).
@@ -73,6 +81,15 @@ func Form(r *http.Request, name string) ([]string, bool) {
 	}
 	vs, ok := r.MultipartForm.Value[name]
 	return vs, ok && len(vs) > 0
+}
+
+// NotFile refuses a file part sent under the name of a text field: its value
+// would otherwise be silently dropped (the document declares the part text).
+func NotFile(r *http.Request, name string) error {
+	if r.MultipartForm != nil && len(r.MultipartForm.File[name]) > 0 {
+		return errors.New(name + ": expected text, got a file")
+	}
+	return nil
 }
 
 // File stores the first uploaded file of a part in dst (nil when none was sent). A text part
@@ -94,7 +111,7 @@ func Files(r *http.Request, name string, dst *[]*multipart.FileHeader) error {
 		return nil
 	}
 	if _, text := r.MultipartForm.Value[name]; text {
-		return errors.New(name + ": expected a file")
+		return errors.New(name + ": expected a file, got text")
 	}
 	*dst = r.MultipartForm.File[name]
 	return nil
