@@ -23,8 +23,10 @@ class Settings:
     """Debounce within a burst of edits: an edit to an idle design is analysed at once,
     edits arriving during an analysis or within this delay of the last one are coalesced
     into one analysis this long after the last of them."""
-    generate_delay_ms: int = 100
-    """Debounce between a save and generation (saves within it are coalesced)."""
+    generate_delay_ms: int = 30
+    """Debounce between a save and generation: the saves of a "save all" arrive within a
+    few milliseconds and are coalesced into one run (a save during a run cancels it at its
+    next stage anyway, so a longer wait only delays every save)."""
     save_summary: bool = False
     """After each generation on save, show a one-line summary of what was written
     (`window/showMessage`); a failed generation is always shown."""
