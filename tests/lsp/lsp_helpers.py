@@ -275,3 +275,16 @@ def apply_edits(text: str, edits: Sequence[lsp.TextEdit]) -> str:
     for e in sorted(edits, key=lambda e: at(e.range.start), reverse=True):
         text = text[: at(e.range.start)] + e.new_text + text[at(e.range.end) :]
     return text
+
+
+async def next_log(client: LanguageClient, start: int, needle: str, timeout: float = 30) -> str:
+    """The first `window/logMessage` after the ``start``-th one that contains ``needle``."""
+
+    async def poll() -> str:
+        while True:
+            for m in client.log_messages[start:]:
+                if needle in m.message:
+                    return m.message
+            await asyncio.sleep(0.02)
+
+    return await asyncio.wait_for(poll(), timeout)

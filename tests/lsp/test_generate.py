@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsp_helpers import DESIGN, USERS, make_client, open_doc, wait_for_diagnostics, write_design
+from lsp_helpers import DESIGN, USERS, make_client, next_log, open_doc, wait_for_diagnostics, write_design
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
@@ -42,22 +42,11 @@ def _save(client: LanguageClient, uri: str) -> None:
     client.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
 
 
-async def _next_log(client: LanguageClient, start: int, needle: str, timeout: float = 30) -> str:
-    async def poll() -> str:
-        while True:
-            for m in client.log_messages[start:]:
-                if needle in m.message:
-                    return m.message
-            await asyncio.sleep(0.02)
-
-    return await asyncio.wait_for(poll(), timeout)
-
-
 async def test_save_generates_with_progress_and_log(client: LanguageClient, project: Path) -> None:
     uri = open_doc(client, project / "design/users/users.kit")
     start = len(client.log_messages)
     _save(client, uri)
-    message = await _next_log(client, start, "kit: generated")
+    message = await next_log(client, start, "kit: generated")
     assert "internal/types/users/types.go" in message and "swept" in message
     assert (project / "internal/types/users/types.go").is_file()
     kinds = [type(v).__name__ for reports in client.progress_reports.values() for v in reports]
@@ -72,13 +61,13 @@ async def test_a_save_after_an_edit_renders_only_what_it_changes(client: Languag
     uri = open_doc(client, users)
     start = len(client.log_messages)
     _save(client, uri)
-    await _next_log(client, start, "kit: generated")
+    await next_log(client, start, "kit: generated")
     edited = USERS.replace("// User is a person with an account.", "// User is a person who signed up.")
     users.write_text(edited)
     open_doc(client, users, edited)
     start = len(client.log_messages)
     _save(client, uri)
-    message = await _next_log(client, start, "kit: generated")
+    message = await next_log(client, start, "kit: generated")
     assert "internal/types/users/types.go" in message and "internal/types/shared" not in message
     rendered, units = map(int, re.search(r"(\d+) of (\d+) parts rendered", message).groups())  # type: ignore[union-attr]
     assert 0 < rendered < units, message  # what reads package users only; shared's types are left alone
@@ -91,7 +80,7 @@ async def test_saves_are_coalesced(client: LanguageClient, project: Path) -> Non
     start = len(client.log_messages)
     for _ in range(5):
         _save(client, uri)
-    await _next_log(client, start, "kit: generated")
+    await next_log(client, start, "kit: generated")
     await asyncio.sleep(0.5)
     runs = [m for m in client.log_messages[start:] if m.message.startswith("kit: generated")]
     assert 1 <= len(runs) <= 2
@@ -102,14 +91,14 @@ async def test_design_with_errors_writes_nothing(client: LanguageClient, project
     if not (project / "internal/types/users/types.go").is_file():  # tests may run apart (xdist)
         start = len(client.log_messages)
         _save(client, open_doc(client, users))
-        await _next_log(client, start, "kit: generated")
+        await next_log(client, start, "kit: generated")
     users.write_text(USERS.replace("response User", "response Nope"))
     stamp = (project / "internal/types/users/types.go").stat().st_mtime_ns
     uri = open_doc(client, users, users.read_text())
     await wait_for_diagnostics(client, uri, lambda ds: any(d.code == "ref/unknown-symbol" for d in ds))
     start = len(client.log_messages)
     _save(client, uri)
-    message = await _next_log(client, start, "nothing was written")
+    message = await next_log(client, start, "nothing was written")
     assert "error" in message
     assert (project / "internal/types/users/types.go").stat().st_mtime_ns == stamp
     diags = await wait_for_diagnostics(client, uri)
@@ -154,7 +143,7 @@ async def test_generation_runs_in_a_worker_process(client: LanguageClient, proje
     uri = open_doc(client, project / "design/users/users.kit")
     start = len(client.log_messages)
     _save(client, uri)
-    await _next_log(client, start, "kit: generated")
+    await next_log(client, start, "kit: generated")
     server = client._server
     assert server is not None
     workers = [pid for pid, cmd in _children(server.pid).items() if "kit_lsp.worker" in cmd]
@@ -181,7 +170,7 @@ async def test_a_newer_save_supersedes_a_running_generation(client: LanguageClie
 
     await asyncio.wait_for(running(), 30)
     _save(client, uri)
-    await _next_log(client, start, "kit: generated", timeout=120)
+    await next_log(client, start, "kit: generated", timeout=120)
     ends = [
         v.message
         for k, values in client.progress_reports.items()

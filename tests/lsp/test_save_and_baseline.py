@@ -11,7 +11,16 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsp_helpers import STOCK_PROTO, codes, make_client, open_doc, replace_all, wait_for_diagnostics, write_design
+from lsp_helpers import (
+    STOCK_PROTO,
+    codes,
+    make_client,
+    next_log,
+    open_doc,
+    replace_all,
+    wait_for_diagnostics,
+    write_design,
+)
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
@@ -166,7 +175,7 @@ async def test_a_method_renamed_in_the_editor_keeps_its_code_even_with_new_types
     replace_all(client, uri, KIT)
     start = len(client.log_messages)
     _save(client, uri)
-    await _log(client, start, "kit: generated")
+    await next_log(client, start, "kit: generated", timeout=60)
     stub = project / "internal/service/items/create_item.go"
     body = '\tl.Info("kept")\n\treturn nil, nil\n'
     stub.write_text(stub.read_text().replace("\t// TODO: implement CreateItem.\n\treturn nil, nil\n", body))
@@ -181,19 +190,10 @@ async def test_a_method_renamed_in_the_editor_keeps_its_code_even_with_new_types
     replace_all(client, uri, renamed)
     start = len(client.log_messages)
     _save(client, uri)
-    await _log(client, start, "kit: generated")
+    await next_log(client, start, "kit: generated", timeout=60)
     new = (project / "internal/service/items/add_item.go").read_text()
     assert "AddItem(req *types.Item) (*types.Color2, error) {\n" + body in new
     path.write_text(KIT)
     replace_all(client, uri, KIT)
 
 
-async def _log(client: LanguageClient, start: int, needle: str, timeout: float = 60) -> str:
-    async def poll() -> str:
-        while True:
-            for m in client.log_messages[start:]:
-                if needle in m.message:
-                    return m.message
-            await asyncio.sleep(0.02)
-
-    return await asyncio.wait_for(poll(), timeout)
