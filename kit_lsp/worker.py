@@ -147,7 +147,7 @@ class Worker:
                 # Its own process group, so `hold` stops its renderers and gofmt with it. Should
                 # the server die while it is held, the group is orphaned with a stopped member,
                 # and the kernel sends it SIGHUP then SIGCONT (POSIX): it never lingers stopped.
-                process_group=0,
+                process_group=0 if hasattr(os, "killpg") else None,
             )
             threading.Thread(target=self._read, args=(self._proc,), name="kit-generate-reader", daemon=True).start()
         return self._proc
