@@ -12,8 +12,23 @@ import (
 
 // subscribeCore joins the queue group of each contract. Each subscription's callback hands
 // its message to the sink and blocks while the group's handlers are busy; meanwhile the
-// client buffers up to its pending limits (and drops past them, as core NATS does).
-func (t *Transport) subscribeCore(spec events.ConsumerSpec, sink events.Sink) (events.Consumer, error) {
+// client buffers up to its pending limits (and drops past them, as core NATS does). It
+// returns once the server has the subscriptions: core NATS keeps nothing, so a message
+// published (from any connection) before the server read them would be lost.
+func (t *Transport) subscribeCore(ctx context.Context, spec events.ConsumerSpec, sink events.Sink) (events.Consumer, error) {
+	c, err := t.joinCore(spec, sink)
+	if err != nil {
+		return nil, err
+	}
+	if err := flush(ctx, t.nc); err != nil {
+		c.unsubscribe()
+		c.cancel()
+		return nil, err
+	}
+	return c, nil
+}
+
+func (t *Transport) joinCore(spec events.ConsumerSpec, sink events.Sink) (*coreConsumer, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &coreConsumer{ctx: ctx, cancel: cancel, sink: sink}
 	for _, contract := range spec.Contracts {

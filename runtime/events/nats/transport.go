@@ -173,7 +173,7 @@ func (t *Transport) Subscribe(ctx context.Context, spec events.ConsumerSpec, sin
 		return nil, events.ErrClosed
 	}
 	if t.opts.core {
-		return t.subscribeCore(spec, sink)
+		return t.subscribeCore(ctx, spec, sink)
 	}
 	return t.subscribeJetStream(ctx, spec, sink)
 }
