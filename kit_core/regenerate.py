@@ -42,7 +42,7 @@ from kit_core.writer.lock import project_lock
 if TYPE_CHECKING:
     from kit_core.diagnostics import Diagnostic
     from kit_core.generators.units import RenderUnit
-    from kit_core.program import CheckResult, Design
+    from kit_core.program import CheckResult, Design, SplitCheck
 
 TARGETS = ("go", "docs")
 
@@ -199,24 +199,38 @@ class _Run:
         self.progress("loading the design")
         if callable(loaded):
             loaded = loaded()
+        split: program.SplitCheck | None = None
         if loaded is None:
             design = program.load_design(self.design_root, project_root=self.project_root)
             self.progress("checking")
-            checked = program.check(design)
+            if self.parallel:  # the file rules run in the renderers' fork (`_render`)
+                split = program.check_split(design)
+                checked = split.partial
+            else:
+                checked = program.check(design)
         else:
             design, checked = loaded.design, loaded.checked
         self.outcome.diagnostics = _printed(checked.diagnostics)
         if self.outcome.has_errors:
+            if split is not None:
+                self._complete_here(split)
             return self.outcome
         self.progress("generating")
         with paused_gc():
-            if design.module is None:
-                _, design.module = program.find_go_module(self.project_root)
-            keys = _keys(design, self.build, checked.analysis)
-            units = program.units(design, checked.analysis, self.targets, keys if self.resident else None)
+            try:
+                if design.module is None:
+                    _, design.module = program.find_go_module(self.project_root)
+                keys = _keys(design, self.build, checked.analysis)
+                units = program.units(design, checked.analysis, self.targets, keys if self.resident else None)
+            except Exception:
+                if split is not None and self._complete_here(split):
+                    return self.outcome  # a design error found by the file rules comes first, as without the split
+                raise
             fresh = {u.name: keys.of(u) for u in units}
             todo, known, check = self._reusable(units, fresh)
-            files = self._render(todo)
+            files = self._render(todo, split)
+        if files is None:  # the file rules found errors
+            return self.outcome
         self.progress("writing")
         report = self._write(files, known, design.manifest)
         self.outcome.report = report
@@ -240,12 +254,25 @@ class _Run:
             todo.append(u)
         return todo, known, check
 
-    def _render(self, todo: list[RenderUnit]) -> list[OutputFile]:
+    def _complete_here(self, split: SplitCheck) -> bool:
+        """Run the file rules in this process; whether the design has errors."""
+        self.outcome.diagnostics = _printed(split.complete(split.file_rules()).diagnostics)
+        return self.outcome.has_errors
+
+    def _render(self, todo: list[RenderUnit], split: SplitCheck | None) -> list[OutputFile] | None:
+        """The files of ``todo``, formatted; with ``split``, the analyzer's file rules run
+        first in the renderers' fork, while this process renders: None (nothing rendered
+        kept) when they find errors, which go to the outcome."""
         from kit_core.generators.go.gofmt import gofmt_all
         from kit_core.generators.go.render import preload
-        from kit_core.incremental.render import render_units
+        from kit_core.incremental.render import Ahead, render_ahead
 
-        rendered = render_units(todo, self.parallel, before_fork=preload)
+        ahead = None if split is None else Ahead(split.file_rules, _has_error)
+        rendered, found = render_ahead(todo, ahead, self.parallel, before_fork=preload)
+        if split is not None:
+            self.outcome.diagnostics = _printed(split.complete(found).diagnostics)
+        if rendered is None or self.outcome.has_errors:
+            return None
         self.rendered_files = rendered
         return gofmt_all(sorted((f for fs in rendered.values() for f in fs), key=lambda f: f.path))
 
@@ -292,6 +319,10 @@ class _Run:
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def _has_error(diagnostics: Iterable[Diagnostic]) -> bool:
+    return any(d.is_error for d in diagnostics)
 
 
 def _go_mod(project_root: Path) -> Path | None:

@@ -12,7 +12,7 @@ contracts, cycles) and run on every analysis.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -136,6 +136,25 @@ class Analysis:
 
     def for_file(self, path: str) -> tuple[Diagnostic, ...]:
         return tuple(d for d in self.diagnostics if d.span.path == path)
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """An analysis in two parts (`Analyzer.split_all`): ``analysis`` lacks only the file
+    rules' diagnostics - enough to generate from, not to know whether the design has errors;
+    ``file_rules()`` runs them (the costly part) and `complete` adds what they found."""
+
+    analysis: Analysis
+    file_rules: Callable[[], tuple[Diagnostic, ...]]
+    design: list[Diagnostic]  # the design-wide rules' diagnostics
+
+    def complete(self, found: Iterable[Diagnostic]) -> Analysis:
+        a = self.analysis
+        return replace(a, diagnostics=_finished([*found, *self.design], a.files))
+
+
+def analyze_split(files: Sequence[SourceFile], manifest: Manifest | None = None) -> Split:
+    return Analyzer(manifest).split_all(files)
 
 
 @dataclass(slots=True)
@@ -382,20 +401,12 @@ class Analyzer:
     def _analyze_all(self) -> Analysis:
         files = self.files
         symbols = self._symbols(files)
-        ctx = Ctx.create(symbols, self._manifest)
-        ctx.summaries = self._summaries
-        ctx.methods = self._methods
-        ctx.reusable = self._reusable
+        ctx = self._ctx(symbols)
         out: list[Diagnostic] = []
         for f in files:
             out.extend(self._file(ctx, f))
-        design: list[SourceFile] = list(files)
-        for name, rule in DESIGN_RULES:
-            _run_rule(ctx, name, partial(rule, ctx, design), self._manifest.path if self._manifest else "")
-        out.extend(ctx.diags)
-        out = _without_cascades(out, files)
-        for f in files:
-            out.extend(d for d in f.parse_diagnostics if isinstance(d, Diagnostic))
+        out.extend(self._design_rules(ctx, files))
+        found = _finished(out, files)
         http = ctx.http
         live = {id(m.method) for m in http.methods}
         for key in [k for k in self._methods if k not in live]:
@@ -404,8 +415,44 @@ class Analyzer:
             del self._reusable[stale]
         if self._last is not None:
             retire(self._last)
-        self._last = Analysis(_sorted(out), symbols, ctx.index, http, files, self._manifest)
+        self._last = Analysis(found, symbols, ctx.index, http, files, self._manifest)
         return self._last
+
+    def split_all(self, files: Iterable[SourceFile]) -> Split:
+        """A first analysis of ``files`` whose file rules run apart (`Split`): the design-wide
+        rules run now, the file rules when `Split.file_rules` is called (`kit gen` calls it
+        in a forked process while this one renders). For a one-shot run: the session keeps
+        nothing for a later update (a fresh session: `analyze_split`)."""
+        self._files = {f.path: f for f in files}
+        files = self.files
+        with paused_gc():
+            symbols = self._symbols(files)
+            ctx = self._ctx(symbols)
+            design = self._design_rules(ctx, files)
+            analysis = Analysis(_finished(list(design), files), symbols, ctx.index, ctx.http, files, self._manifest)
+
+        def file_rules() -> tuple[Diagnostic, ...]:
+            with paused_gc():
+                return tuple(d for f in files for d in self._file(ctx, f))
+
+        return Split(analysis, file_rules, design)
+
+    def _ctx(self, symbols: SymbolTable) -> Ctx:
+        ctx = Ctx.create(symbols, self._manifest)
+        ctx.summaries = self._summaries
+        ctx.methods = self._methods
+        ctx.reusable = self._reusable
+        return ctx
+
+    def _design_rules(self, ctx: Ctx, files: tuple[SourceFile, ...]) -> list[Diagnostic]:
+        """The design-wide rules' diagnostics (run after the file rules, or before them in a
+        split analysis: the file rules leave ``ctx.diags`` empty either way)."""
+        ctx.diags = []
+        design: list[SourceFile] = list(files)
+        for name, rule in DESIGN_RULES:
+            _run_rule(ctx, name, partial(rule, ctx, design), self._manifest.path if self._manifest else "")
+        out, ctx.diags = ctx.diags, []
+        return out
 
     def _symbols(self, files: tuple[SourceFile, ...]) -> SymbolTable:
         """The symbol table, reusing the packages whose files did not change."""
@@ -539,6 +586,14 @@ def _run_decl(ctx: Ctx, f: SourceFile, decl: Decl) -> _Entry:
     return _Entry(tuple(diags), frozenset(deps))
 
 
+def _finished(diags: list[Diagnostic], files: Sequence[SourceFile]) -> tuple[Diagnostic, ...]:
+    """Rule diagnostics, less the cascades, with the parse errors, sorted."""
+    out = _without_cascades(diags, files)
+    for f in files:
+        out.extend(d for d in f.parse_diagnostics if isinstance(d, Diagnostic))
+    return _sorted(out)
+
+
 def _without_cascades(diags: list[Diagnostic], files: Sequence[SourceFile]) -> list[Diagnostic]:
     """Drop analyzer diagnostics on a line that holds a syntax error: what the parser
     recovered there is a guess, and reports about it are noise until the text is fixed."""
@@ -568,4 +623,4 @@ def analyze(files: Sequence[SourceFile], manifest: Manifest | None = None) -> An
     return Analyzer(manifest).update_all(files)
 
 
-__all__ = ["DESIGN_RULES", "FILE_RULES", "Analysis", "Analyzer", "analyze"]
+__all__ = ["DESIGN_RULES", "FILE_RULES", "Analysis", "Analyzer", "Split", "analyze", "analyze_split"]
