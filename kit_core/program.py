@@ -217,12 +217,12 @@ def check(design: Design) -> CheckResult:
 
 @dataclass
 class SplitCheck:
-    """`check` in two parts (`check_split`): ``partial`` lacks only the analyzer's file rules'
-    diagnostics (enough to generate from); ``file_rules()`` runs them - in another process,
-    whose diagnostics come back - and ``complete(found)`` is then what `check` returns."""
+    """`check` in two parts (`check_split`): ``partial`` lacks the analyzer rules'
+    diagnostics (enough to generate from); ``rules()`` runs them - in another process, whose
+    diagnostics come back - and ``complete(found)`` is then what `check` returns."""
 
     partial: CheckResult
-    file_rules: Callable[[], tuple[Diagnostic, ...]]
+    rules: Callable[[], tuple[Diagnostic, ...]]
     complete: Callable[[Iterable[Diagnostic]], CheckResult]
 
 
@@ -230,9 +230,11 @@ def check_split(design: Design) -> SplitCheck:
     from kit_core.analyzer import analyze_split
 
     split = analyze_split(design.files, design.manifest)
-    return SplitCheck(
-        _checked(design, split.analysis), split.file_rules, lambda found: _checked(design, split.complete(found))
-    )
+
+    def complete(found: Iterable[Diagnostic]) -> CheckResult:
+        return _checked(design, split.complete(found))
+
+    return SplitCheck(_checked(design, split.analysis), split.rules, complete)
 
 
 def _checked(design: Design, analysis: Any) -> CheckResult:

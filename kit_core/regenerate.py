@@ -203,7 +203,7 @@ class _Run:
         if loaded is None:
             design = program.load_design(self.design_root, project_root=self.project_root)
             self.progress("checking")
-            if self.parallel:  # the file rules run in the renderers' fork (`_render`)
+            if self.parallel:  # the analyzer rules run in the renderers' fork (`_render`)
                 split = program.check_split(design)
                 checked = split.partial
             else:
@@ -224,12 +224,12 @@ class _Run:
                 units = program.units(design, checked.analysis, self.targets, keys if self.resident else None)
             except Exception:
                 if split is not None and self._complete_here(split):
-                    return self.outcome  # a design error found by the file rules comes first, as without the split
+                    return self.outcome  # a design error found by the rules comes first, as without the split
                 raise
             fresh = {u.name: keys.of(u) for u in units}
             todo, known, check = self._reusable(units, fresh)
             files = self._render(todo, split)
-        if files is None:  # the file rules found errors
+        if files is None:  # the rules found errors
             return self.outcome
         self.progress("writing")
         report = self._write(files, known, design.manifest)
@@ -255,19 +255,19 @@ class _Run:
         return todo, known, check
 
     def _complete_here(self, split: SplitCheck) -> bool:
-        """Run the file rules in this process; whether the design has errors."""
-        self.outcome.diagnostics = _printed(split.complete(split.file_rules()).diagnostics)
+        """Run the analyzer rules in this process; whether the design has errors."""
+        self.outcome.diagnostics = _printed(split.complete(split.rules()).diagnostics)
         return self.outcome.has_errors
 
     def _render(self, todo: list[RenderUnit], split: SplitCheck | None) -> list[OutputFile] | None:
-        """The files of ``todo``, formatted; with ``split``, the analyzer's file rules run
+        """The files of ``todo``, formatted; with ``split``, the analyzer rules run
         first in the renderers' fork, while this process renders: None (nothing rendered
         kept) when they find errors, which go to the outcome."""
         from kit_core.generators.go.gofmt import gofmt_all
         from kit_core.generators.go.render import preload
         from kit_core.incremental.render import Ahead, render_ahead
 
-        ahead = None if split is None else Ahead(split.file_rules, _has_error)
+        ahead = None if split is None else Ahead(split.rules, _has_error)
         rendered, found = render_ahead(todo, ahead, self.parallel, before_fork=preload)
         if split is not None:
             self.outcome.diagnostics = _printed(split.complete(found).diagnostics)

@@ -140,17 +140,16 @@ class Analysis:
 
 @dataclass(frozen=True, slots=True)
 class Split:
-    """An analysis in two parts (`Analyzer.split_all`): ``analysis`` lacks only the file
-    rules' diagnostics - enough to generate from, not to know whether the design has errors;
-    ``file_rules()`` runs them (the costly part) and `complete` adds what they found."""
+    """An analysis in two parts (`Analyzer.split_all`): ``analysis`` lacks the rules'
+    diagnostics (it has the parse errors) - enough to generate from, not to know whether the
+    design has errors; ``rules()`` runs them and `complete` adds what they found."""
 
     analysis: Analysis
-    file_rules: Callable[[], tuple[Diagnostic, ...]]
-    design: list[Diagnostic]  # the design-wide rules' diagnostics
+    rules: Callable[[], tuple[Diagnostic, ...]]
 
     def complete(self, found: Iterable[Diagnostic]) -> Analysis:
         a = self.analysis
-        return replace(a, diagnostics=_finished([*found, *self.design], a.files))
+        return replace(a, diagnostics=_finished(list(found), a.files))
 
 
 def analyze_split(files: Sequence[SourceFile], manifest: Manifest | None = None) -> Split:
@@ -419,23 +418,24 @@ class Analyzer:
         return self._last
 
     def split_all(self, files: Iterable[SourceFile]) -> Split:
-        """A first analysis of ``files`` whose file rules run apart (`Split`): the design-wide
-        rules run now, the file rules when `Split.file_rules` is called (`kit gen` calls it
-        in a forked process while this one renders). For a one-shot run: the session keeps
-        nothing for a later update (a fresh session: `analyze_split`)."""
+        """A first analysis of ``files`` whose rules run apart (`Split`): what generators
+        read (symbols, types, the HTTP model) now, the rules - file rules, then the design's,
+        as `update_all` runs them - when `Split.rules` is called (`kit gen` calls it in a
+        forked process while this one renders). For a one-shot run: the session keeps nothing
+        for a later update (a fresh session: `analyze_split`)."""
         self._files = {f.path: f for f in files}
         files = self.files
         with paused_gc():
             symbols = self._symbols(files)
             ctx = self._ctx(symbols)
-            design = self._design_rules(ctx, files)
-            analysis = Analysis(_finished(list(design), files), symbols, ctx.index, ctx.http, files, self._manifest)
+            analysis = Analysis(_finished([], files), symbols, ctx.index, ctx.http, files, self._manifest)
 
-        def file_rules() -> tuple[Diagnostic, ...]:
+        def rules() -> tuple[Diagnostic, ...]:
             with paused_gc():
-                return tuple(d for f in files for d in self._file(ctx, f))
+                out = [d for f in files for d in self._file(ctx, f)]
+                return (*out, *self._design_rules(ctx, files))
 
-        return Split(analysis, file_rules, design)
+        return Split(analysis, rules)
 
     def _ctx(self, symbols: SymbolTable) -> Ctx:
         ctx = Ctx.create(symbols, self._manifest)
@@ -445,8 +445,7 @@ class Analyzer:
         return ctx
 
     def _design_rules(self, ctx: Ctx, files: tuple[SourceFile, ...]) -> list[Diagnostic]:
-        """The design-wide rules' diagnostics (run after the file rules, or before them in a
-        split analysis: the file rules leave ``ctx.diags`` empty either way)."""
+        """The design-wide rules' diagnostics (run after the file rules)."""
         ctx.diags = []
         design: list[SourceFile] = list(files)
         for name, rule in DESIGN_RULES:

@@ -10,7 +10,7 @@ strings: fast). Templates are compiled before the fork, so neither process compi
 twice. A child that fails for any reason is not trusted: its units are rendered here.
 
 ``ahead`` (`Ahead`) is work that decides whether the rendering is wanted at all, done by
-the child before it takes units: `kit gen` runs the analyzer's file rules there, so the
+the child before it takes units: `kit gen` runs the analyzer's rules there, so the
 rendering starts before the design is known to be free of errors. The parent looks for
 the child's answer between its units and stops, and stops the child, as soon as it says
 the rendering is moot; a unit that raised meanwhile is an error only if it is not.

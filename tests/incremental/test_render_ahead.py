@@ -1,5 +1,5 @@
 """`kit gen` starts rendering before the design is known to be free of errors: the analyzer's
-file rules run in the renderers' fork (`render_ahead`), and their errors stop the run with
+rules run in the renderers' fork (`render_ahead`), and their errors stop the run with
 what a serial run reports, nothing written."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def _units(n: int, rendered: list[str] | None = None, fail: str = "") -> list[Re
 
 def test_ahead_runs_in_the_child_while_the_parent_renders() -> None:
     rendered, result = render_ahead(_units(40), Ahead(os.getpid, lambda _: False), parallel=True)
-    assert result != PARENT  # the file rules ran in the fork
+    assert result != PARENT  # the rules ran in the fork
     assert rendered is not None and sorted(rendered) == sorted(f"u{i}" for i in range(40))
 
 
