@@ -217,12 +217,13 @@ def check(design: Design) -> CheckResult:
 
 @dataclass
 class SplitCheck:
-    """`check` in two parts (`check_split`): ``partial`` lacks the analyzer rules'
-    diagnostics (enough to generate from); ``rules()`` runs them - in another process, whose
-    diagnostics come back - and ``complete(found)`` is then what `check` returns."""
+    """`check` in two parts (`check_split`): ``rules()`` runs the analyzer's rules - in another
+    process, whose diagnostics come back; ``partial()`` is the check without them (what
+    generators read: enough to generate from, not to know whether the design has errors);
+    ``complete(found)`` is then what `check` returns."""
 
-    partial: CheckResult
     rules: Callable[[], tuple[Diagnostic, ...]]
+    partial: Callable[[], CheckResult]
     complete: Callable[[Iterable[Diagnostic]], CheckResult]
 
 
@@ -231,10 +232,13 @@ def check_split(design: Design) -> SplitCheck:
 
     split = analyze_split(design.files, design.manifest)
 
+    def partial() -> CheckResult:
+        return _checked(design, split.analysis())
+
     def complete(found: Iterable[Diagnostic]) -> CheckResult:
         return _checked(design, split.complete(found))
 
-    return SplitCheck(_checked(design, split.analysis), split.rules, complete)
+    return SplitCheck(split.rules, partial, complete)
 
 
 def _checked(design: Design, analysis: Any) -> CheckResult:

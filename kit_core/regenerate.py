@@ -42,6 +42,7 @@ from kit_core.writer.lock import project_lock
 if TYPE_CHECKING:
     from kit_core.diagnostics import Diagnostic
     from kit_core.generators.units import RenderUnit
+    from kit_core.incremental.ahead import Pending
     from kit_core.program import CheckResult, Design, SplitCheck
 
 TARGETS = ("go", "docs")
@@ -194,26 +195,31 @@ class _Run:
 
     def full(self, loaded: Loaded | Callable[[], Loaded | None] | None) -> Outcome:
         from kit_core import program
-        from kit_core.generators.go import paused_gc
+        from kit_core.incremental.ahead import Ahead, Pending
 
         self.progress("loading the design")
         if callable(loaded):
             loaded = loaded()
-        split: program.SplitCheck | None = None
-        if loaded is None:
-            design = program.load_design(self.design_root, project_root=self.project_root)
-            self.progress("checking")
-            if self.parallel:  # the analyzer rules run in the renderers' fork (`_render`)
-                split = program.check_split(design)
-                checked = split.partial
-            else:
-                checked = program.check(design)
-        else:
-            design, checked = loaded.design, loaded.checked
+        if loaded is not None:
+            return self._generate(loaded.design, loaded.checked)
+        design = program.load_design(self.design_root, project_root=self.project_root)
+        self.progress("checking")
+        if not self.parallel:
+            return self._generate(design, program.check(design))
+        split = program.check_split(design)
+        # the analyzer's rules (most of the check) run in a forked process meanwhile: only
+        # whether the design has errors comes from them, not what generators read
+        with Pending.start(Ahead(split.rules, _has_error), fork=True) as rules:
+            return self._generate(design, split.partial(), _Rules(split, rules))
+
+    def _generate(self, design: Design, checked: CheckResult, rules: _Rules | None = None) -> Outcome:
+        from kit_core import program
+        from kit_core.generators.go import paused_gc
+
         self.outcome.diagnostics = _printed(checked.diagnostics)
         if self.outcome.has_errors:
-            if split is not None:
-                self._complete_here(split)
+            if rules is not None:
+                self.outcome.diagnostics = rules.diagnostics()
             return self.outcome
         self.progress("generating")
         with paused_gc():
@@ -223,14 +229,15 @@ class _Run:
                 keys = _keys(design, self.build, checked.analysis)
                 units = program.units(design, checked.analysis, self.targets, keys if self.resident else None)
             except Exception:
-                if split is not None and self._complete_here(split):
-                    return self.outcome  # a design error found by the rules comes first, as without the split
+                if rules is not None and self._errors_in(rules):
+                    return self.outcome  # a design error comes first, as without the split
                 raise
             fresh = {u.name: keys.of(u) for u in units}
             todo, known, check = self._reusable(units, fresh)
-            files = self._render(todo, split)
-        if files is None:  # the rules found errors
+            files = self._render(todo, rules)
+        if rules is not None and self._errors_in(rules):
             return self.outcome
+        assert files is not None  # None only when the rules found errors
         self.progress("writing")
         report = self._write(files, known, design.manifest)
         self.outcome.report = report
@@ -238,6 +245,11 @@ class _Run:
         if report.ok:
             self._remember(units, fresh, files, check, design)
         return self.outcome
+
+    def _errors_in(self, rules: _Rules) -> bool:
+        """The diagnostics with the rules' (waits for them); whether the design has errors."""
+        self.outcome.diagnostics = rules.diagnostics()
+        return self.outcome.has_errors
 
     def _reusable(
         self, units: Sequence[RenderUnit], fresh: dict[str, str]
@@ -254,24 +266,16 @@ class _Run:
             todo.append(u)
         return todo, known, check
 
-    def _complete_here(self, split: SplitCheck) -> bool:
-        """Run the analyzer rules in this process; whether the design has errors."""
-        self.outcome.diagnostics = _printed(split.complete(split.rules()).diagnostics)
-        return self.outcome.has_errors
-
-    def _render(self, todo: list[RenderUnit], split: SplitCheck | None) -> list[OutputFile] | None:
-        """The files of ``todo``, formatted; with ``split``, the analyzer rules run
-        first in the renderers' fork, while this process renders: None (nothing rendered
-        kept) when they find errors, which go to the outcome."""
+    def _render(self, todo: list[RenderUnit], rules: _Rules | None) -> list[OutputFile] | None:
+        """The files of ``todo``, formatted; None (nothing kept) when ``rules``, running
+        meanwhile, find errors."""
         from kit_core.generators.go.gofmt import gofmt_all
         from kit_core.generators.go.render import preload
-        from kit_core.incremental.render import Ahead, render_ahead
+        from kit_core.incremental.render import render_units
 
-        ahead = None if split is None else Ahead(split.rules, _has_error)
-        rendered, found = render_ahead(todo, ahead, self.parallel, before_fork=preload)
-        if split is not None:
-            self.outcome.diagnostics = _printed(split.complete(found).diagnostics)
-        if rendered is None or self.outcome.has_errors:
+        watch = rules.pending if rules is not None else None
+        rendered = render_units(todo, self.parallel, before_fork=preload, watch=watch)
+        if rendered is None:
             return None
         self.rendered_files = rendered
         return gofmt_all(sorted((f for fs in rendered.values() for f in fs), key=lambda f: f.path))
@@ -323,6 +327,18 @@ class _Run:
 
 def _has_error(diagnostics: Iterable[Diagnostic]) -> bool:
     return any(d.is_error for d in diagnostics)
+
+
+@dataclass(frozen=True, slots=True)
+class _Rules:
+    """The analyzer's rules of a split check, running in another process (`ahead.Pending`)."""
+
+    split: SplitCheck
+    pending: Pending
+
+    def diagnostics(self) -> list[Printed]:
+        """Every diagnostic of the check (waits for the rules)."""
+        return _printed(self.split.complete(self.pending.result()).diagnostics)
 
 
 def _go_mod(project_root: Path) -> Path | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from functools import partial
+from functools import cache, partial
 from typing import TYPE_CHECKING
 
 from kit_core.analyzer import (
@@ -140,15 +140,15 @@ class Analysis:
 
 @dataclass(frozen=True, slots=True)
 class Split:
-    """An analysis in two parts (`Analyzer.split_all`): ``analysis`` lacks the rules'
+    """An analysis in two parts (`Analyzer.split_all`): ``analysis()`` lacks the rules'
     diagnostics (it has the parse errors) - enough to generate from, not to know whether the
     design has errors; ``rules()`` runs them and `complete` adds what they found."""
 
-    analysis: Analysis
+    analysis: Callable[[], Analysis]
     rules: Callable[[], tuple[Diagnostic, ...]]
 
     def complete(self, found: Iterable[Diagnostic]) -> Analysis:
-        a = self.analysis
+        a = self.analysis()
         return replace(a, diagnostics=_finished(list(found), a.files))
 
 
@@ -418,17 +418,21 @@ class Analyzer:
         return self._last
 
     def split_all(self, files: Iterable[SourceFile]) -> Split:
-        """A first analysis of ``files`` whose rules run apart (`Split`): what generators
-        read (symbols, types, the HTTP model) now, the rules - file rules, then the design's,
-        as `update_all` runs them - when `Split.rules` is called (`kit gen` calls it in a
-        forked process while this one renders). For a one-shot run: the session keeps nothing
-        for a later update (a fresh session: `analyze_split`)."""
+        """An analysis of ``files`` in two parts (`Split`): what generators read (symbols,
+        types, the HTTP model), built when `Split.analysis` is first called, and the rules -
+        file rules, then the design's, as `update_all` runs them - when `Split.rules` is
+        (`kit gen` runs them in a forked process while this one builds the rest and
+        renders). For a one-shot run: the session keeps nothing for a later update (a fresh
+        session: `analyze_split`)."""
         self._files = {f.path: f for f in files}
         files = self.files
         with paused_gc():
-            symbols = self._symbols(files)
-            ctx = self._ctx(symbols)
-            analysis = Analysis(_finished([], files), symbols, ctx.index, ctx.http, files, self._manifest)
+            ctx = self._ctx(self._symbols(files))
+
+        @cache
+        def analysis() -> Analysis:
+            with paused_gc():
+                return Analysis(_finished([], files), ctx.symbols, ctx.index, ctx.http, files, self._manifest)
 
         def rules() -> tuple[Diagnostic, ...]:
             with paused_gc():

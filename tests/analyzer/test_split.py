@@ -26,4 +26,4 @@ def test_split_analysis_finds_what_analyze_finds(case: Path) -> None:
     split = analyze_split(_files(case))
     found = pickle.loads(pickle.dumps(split.rules()))
     assert [d.render() for d in split.complete(found).diagnostics] == [d.render() for d in whole.diagnostics]
-    assert split.analysis.http is not None and split.analysis.index is not None  # what generators read
+    assert split.analysis().http is not None and split.analysis().index is not None  # what generators read
