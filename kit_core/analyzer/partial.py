@@ -23,6 +23,7 @@ before the clause) is parsed.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,35 +59,42 @@ class _Listing:
     parsed: dict[str, SourceFile]  # files that had to be parsed to know their package
 
 
-def _listing(root: Path, path: str) -> _Listing:
+def _listing(root: Path, path: str, buffers: Mapping[str, str]) -> _Listing:
     listing = _Listing({}, [], {})
-    for p in design_files(root):
-        name = str(p)
-        if name == path:
-            continue
+    inside = str(root) + "/"
+    names = {str(p) for p in design_files(root)} | {p for p in buffers if p.endswith(".kit") and p.startswith(inside)}
+    for name in sorted(names - {path}):
         try:
-            data = p.read_bytes()
-        except OSError:
+            data = buffers[name].encode("utf-8") if name in buffers else Path(name).read_bytes()
+        except (OSError, UnicodeEncodeError):
             continue
-        package = _package_of(name, data, listing)
+        package = _package_of(name, data, listing, buffers)
         listing.by_package.setdefault(package, []).append(name)
         if _MIDDLEWARE in data:
             listing.middleware.append((package, data))
     return listing
 
 
-def _package_of(path: str, data: bytes, listing: _Listing) -> str | None:
+def _package_of(path: str, data: bytes, listing: _Listing, buffers: Mapping[str, str]) -> str | None:
     found = _PACKAGE.search(data)
     if found is not None and b"`" not in data[: found.start()]:
         return found.group(1).decode("ascii")
-    parsed = listing.parsed[path] = parse_file(path, read_design(path))
+    parsed = listing.parsed[path] = _parse(path, buffers)
     return parsed.package
 
 
-def first_look(root: Path, path: str, text: str, manifest: Manifest | None) -> FirstLook:
+def _parse(path: str, buffers: Mapping[str, str]) -> SourceFile:
+    text = buffers.get(path)
+    return parse_file(path, text) if text is not None else parse_file(path, read_design(path))
+
+
+def first_look(
+    root: Path, path: str, text: str, manifest: Manifest | None, buffers: Mapping[str, str] | None = None
+) -> FirstLook:
     """The diagnostics of ``path`` (its text: ``text``) in the design at ``root``, from the
-    packages it reaches (see the module's docs)."""
-    listing = _listing(root, path)
+    packages it reaches (see the module's docs); ``buffers``: editor texts over the disk."""
+    buffers = buffers or {}
+    listing = _listing(root, path, buffers)
     opened = parse_file(path, text)
     files: dict[str, SourceFile] = {path: opened}
     packages: set[str | None] = {opened.package}
@@ -94,7 +102,7 @@ def first_look(root: Path, path: str, text: str, manifest: Manifest | None) -> F
         for package in packages:
             for name in listing.by_package.get(package, ()) if package is not None else ():
                 if name not in files:
-                    files[name] = listing.parsed.get(name) or parse_file(name, read_design(name))
+                    files[name] = listing.parsed.get(name) or _parse(name, buffers)
         analyzer = Analyzer(manifest)
         analyzer.recorded = set()
         analysis = analyzer.update_all(files[p] for p in sorted(files))

@@ -28,6 +28,7 @@ from kit_core.diagnostics import Diagnostic
 from kit_lsp import cache
 from kit_lsp.convert import TextOf, lsp_diagnostic, uri_of
 from kit_lsp.documents import Document
+from kit_lsp.firstlook import Answer, FirstLook
 from kit_lsp.project import Snapshot
 
 if TYPE_CHECKING:
@@ -56,6 +57,7 @@ class Diagnostics:
         self._shown: dict[str, set[str]] = {}  # key -> paths whose published list is not empty
         self._remembering: dict[str, asyncio.TimerHandle] = {}
         self.early: dict[str, tuple[int | None, list[Any]]] = {}  # uri -> what the start-up code published
+        self._first: FirstLook | None = None
 
     # ------------------------------------------------------------------ scheduling
 
@@ -118,6 +120,35 @@ class Diagnostics:
             self._collect_when_idle()
             return
         asyncio.get_running_loop().run_in_executor(self._server.state.analysis_pool, gcpause.collect)
+
+    # ------------------------------------------------------------------ the first look (kit_lsp.firstlook)
+
+    def take_first_looks(self, first: FirstLook) -> None:
+        """Publish the first-look process's answers from now on (on the message loop)."""
+        self._first = first
+        loop = asyncio.get_running_loop()
+
+        def sink(answer: Answer) -> None:
+            loop.call_soon_threadsafe(self.first_look, answer)
+
+        first.attach(sink)
+
+    def first_look(self, answer: Answer) -> None:
+        """A file's first look: shown while nothing else was for it, at the version asked about."""
+        uri, version = answer["uri"], answer.get("version")
+        doc = self._server.state.docs.get(uri)
+        if doc is None or doc.version != version or uri in self._last or uri in self.early:
+            return
+        structure = self._server.protocol._converter.structure
+        self._by_source.setdefault(ANALYZER, {})[uri] = structure(answer["diagnostics"], list[lsp.Diagnostic])
+        self.early[uri] = (version, answer["diagnostics"])
+        self._publish(uri, version)
+
+    def _first_looks_done(self) -> None:
+        """The server's own analysis is out: the first-look process is not needed any more."""
+        if self._first is not None:
+            self._first.close()
+            self._first = None
 
     # ------------------------------------------------------------------ the cache between sessions
 
@@ -191,6 +222,7 @@ class Diagnostics:
                 shown.add(path)
             else:
                 shown.discard(path)
+        self._first_looks_done()
         for listener in self._server.analysis_listeners:
             listener(snap)
 
