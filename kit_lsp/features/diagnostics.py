@@ -168,11 +168,13 @@ class Diagnostics:
             asyncio.get_running_loop().run_in_executor(self._server.state.analysis_pool, self.write_cache, snap)
 
     def remember_now(self) -> None:
-        """Write what is waiting to be cached (at shutdown)."""
-        for key, handle in list(self._remembering.items()):
+        """Write what is waiting to be cached (at shutdown), the designs whose analysis is
+        still to be published included (the first look may have shown a file already)."""
+        for handle in self._remembering.values():
             handle.cancel()
+        for key in sorted(self._remembering.keys() | self._tasks.keys()):
             snap = self._server.state.latest(key)
-            if snap is not None:
+            if snap is not None and snap.root is not None:
                 self.write_cache(snap)
         self._remembering.clear()
 
