@@ -133,6 +133,14 @@ class Diagnostics:
 
         first.attach(sink)
 
+    def ask_first_look(self, doc: Document) -> None:
+        """A design file opened before the server's first analysis is out: ask for its first look."""
+        first = self._first
+        if first is None or doc.kind != "kit" or doc.uri in self._last or doc.uri in self.early:
+            return
+        buffers = {d.path: d.text for d in self._server.state.docs if d is not doc and d.kind in ("kit", "manifest")}
+        first.ask(doc.uri, doc.path, doc.version, doc.text, self._server.state.encoding, buffers)
+
     def first_look(self, answer: Answer) -> None:
         """A file's first look: shown while nothing else was for it, at the version asked about."""
         uri, version = answer["uri"], answer.get("version")

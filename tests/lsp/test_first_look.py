@@ -63,18 +63,24 @@ def _first_look_children(pid: int) -> list[int]:
     return out
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_the_first_look_comes_first_and_the_full_analysis_follows(tmp_path: Path) -> None:
+def _design(tmp_path: Path) -> Path:
+    """A design whose full analysis takes a while, with two packages clashing on an operation id."""
     info = write_design(tmp_path / "d", types=800, methods=240, packages=40, big_lines=300)
     (info.root / "zz1").mkdir()
     (info.root / "zz1" / "zz1.kit").write_text(ZZ1)
     (info.root / "zz2").mkdir()
-    opened = info.root / "zz2" / "zz2.kit"
-    opened.write_text(ZZ2)
+    (info.root / "zz2" / "zz2.kit").write_text(ZZ2)
+    return info.root
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_the_first_look_comes_first_and_the_full_analysis_follows(tmp_path: Path) -> None:
+    root = _design(tmp_path)
+    opened = root / "zz2" / "zz2.kit"
     uri = opened.as_uri()
     client = RawClient(env={**os.environ, "KIT_CACHE_DIR": str(tmp_path / "cache")})
     try:
-        client.initialize(info.root, {"generateOnSave": False})
+        client.initialize(root, {"generateOnSave": False})
         assert len(_first_look_children(client.proc.pid)) == 1  # started at spawn
         item = {"uri": uri, "languageId": "kit", "version": 1, "text": ZZ2}
         client.notify("textDocument/didOpen", {"textDocument": item})
@@ -92,6 +98,24 @@ def test_the_first_look_comes_first_and_the_full_analysis_follows(tmp_path: Path
     assert first["params"]["diagnostics"] == unknown  # the same diagnostic, to the character
     published = [m["params"] for m in client.received if diagnostics_for(uri)(m)]
     assert [_codes(p) for p in published] == [_codes(first["params"]), _codes(full["params"])]
+
+
+def test_a_file_opened_once_the_server_runs_gets_its_first_look_too(tmp_path: Path) -> None:
+    root = _design(tmp_path)
+    uri = (root / "zz2" / "zz2.kit").as_uri()
+    client = RawClient(env={**os.environ, "KIT_CACHE_DIR": str(tmp_path / "cache")})
+    try:
+        client.initialize(root, {"generateOnSave": False})
+        hover = {"textDocument": {"uri": (root / "none.kit").as_uri()}, "position": {"line": 0, "character": 0}}
+        client.answer(client.request("textDocument/hover", hover))  # answered by the server, not the start-up code
+        item = {"uri": uri, "languageId": "kit", "version": 1, "text": ZZ2}
+        client.notify("textDocument/didOpen", {"textDocument": item})
+        _, first = client.wait(diagnostics_for(uri, 1))
+        _, full = client.wait(lambda m: diagnostics_for(uri, 1)(m) and len(m["params"]["diagnostics"]) == 2)
+    finally:
+        client.close()
+    assert _codes(first["params"]) == ["ref/unknown-symbol"]
+    assert _codes(full["params"]) == ["operation/duplicate-id", "ref/unknown-symbol"]
 
 
 def test_turned_off_the_server_publishes_its_own_analysis_only(tmp_path: Path) -> None:
