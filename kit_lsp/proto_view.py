@@ -12,14 +12,8 @@ from kit_lsp.convert import lsp_range
 from kit_lsp.project import Snapshot
 
 K = lsp.SymbolKind
-_KINDS = {
-    "message": K.Struct,
-    "field": K.Field,
-    "enum": K.Enum,
-    "value": K.EnumMember,
-    "service": K.Interface,
-    "rpc": K.Method,
-}
+_KINDS = {"message": K.Struct, "field": K.Field, "enum": K.Enum, "value": K.EnumMember, "service": K.Interface,
+          "rpc": K.Method}
 
 
 def _symbol(s: Symbol, enc: str) -> lsp.DocumentSymbol:

@@ -14,12 +14,8 @@ from kit_lsp.convert import lsp_range
 if TYPE_CHECKING:
     from kit_lsp.app import KitLanguageServer
 
-_KIND = {
-    "route": lsp.InlayHintKind.Type,
-    "middlewares": lsp.InlayHintKind.Type,
-    "validators": lsp.InlayHintKind.Type,
-    "wire": lsp.InlayHintKind.Parameter,
-}
+_KIND = {"route": lsp.InlayHintKind.Type, "middlewares": lsp.InlayHintKind.Type,
+         "validators": lsp.InlayHintKind.Type, "wire": lsp.InlayHintKind.Parameter}
 
 
 def _inside(pos: lsp.Position, r: lsp.Range) -> bool:
