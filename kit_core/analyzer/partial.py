@@ -22,6 +22,7 @@ before the clause) is parsed.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -61,7 +62,7 @@ class _Listing:
 
 def _listing(root: Path, path: str, buffers: Mapping[str, str]) -> _Listing:
     listing = _Listing({}, [], {})
-    inside = str(root) + "/"
+    inside = str(root) + os.sep
     names = {str(p) for p in design_files(root)} | {p for p in buffers if p.endswith(".kit") and p.startswith(inside)}
     for name in sorted(names - {path}):
         try:
