@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 
 from kit_core.decorators.checks import exact_text
 from kit_core.decorators.formats import FORMATS
@@ -80,7 +81,7 @@ class FieldChecks:
     helpers: PackageHelpers
     pointer: Callable[[FieldFacts], bool]  # whether a field's Go type is a pointer
 
-    @property
+    @cached_property
     def walker(self) -> Walker:
         return Walker(self.design, self.needs, self.pointer)
 

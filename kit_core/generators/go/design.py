@@ -54,13 +54,18 @@ class FieldFacts:
     names: frozenset[str] = frozenset()  # names of the field's decorators
     explicit_binding: str | None = None
     validators: tuple[Decorator, ...] = ()  # in written order
+    json_key: str = ""  # the `@json` key, else the DSL name
+    default: Literal | None = None  # the `@default` value
 
     @classmethod
     def make(cls, f: Field, package: str, params: tuple[str, ...], resolved: Resolved | None) -> FieldFacts:
         names = frozenset(d.name for d in f.decorators)
         binding = next((b for b in BINDINGS if b in names), None)
         validators = tuple(d for d in f.decorators if d.name in VALIDATORS)
-        return cls(f, package, params, resolved, names, binding, validators)
+        key = first_arg(f.decorator("json")) if "json" in names else None
+        default = first_arg(f.decorator("default")) if "default" in names else None
+        json_key = str(key.value) if key is not None else f.name
+        return cls(f, package, params, resolved, names, binding, validators, json_key, default)
 
     @property
     def name(self) -> str:
@@ -86,11 +91,6 @@ class FieldFacts:
     def sensitive(self) -> bool:
         return "sensitive" in self.names
 
-    @property
-    def json_key(self) -> str:
-        lit = first_arg(self.field.decorator("json"))
-        return str(lit.value) if lit is not None else self.name
-
     def wire_name(self, binding: str | None) -> str:
         """The label of messages and the wire key: binding name, `@json` key, else the DSL name."""
         if binding and binding != "body":
@@ -102,10 +102,6 @@ class FieldFacts:
     @property
     def label(self) -> str:
         return self.wire_name(self.explicit_binding)
-
-    @property
-    def default(self) -> Literal | None:
-        return first_arg(self.field.decorator("default"))
 
     @property
     def kind(self) -> Kind | None:
@@ -122,6 +118,7 @@ class GoDesign:
 
     symbols: SymbolTable
     _fields: dict[int, list[FieldFacts]] = field(default_factory=dict)
+    _facts: dict[int, FieldFacts] = field(default_factory=dict)  # by id of the field
     _owner: dict[int, TypeDecl | ErrorDecl] = field(default_factory=dict)
     _go_names: dict[int, dict[int, str]] = field(default_factory=dict)
     _field_go_name: dict[int, str] = field(default_factory=dict)
@@ -147,11 +144,12 @@ class GoDesign:
         key = id(decl)
         if key not in self._fields:
             params = tuple(p.name for p in decl.params) if isinstance(decl, TypeDecl) else ()
-            self._fields[key] = [
+            facts = self._fields[key] = [
                 FieldFacts.make(f, package, params, self.resolve(f.type, package, params)) for f in decl.fields
             ]
-            for f in decl.fields:
-                self._owner[id(f)] = decl
+            for f in facts:
+                self._owner[id(f.field)] = decl
+                self._facts[id(f.field)] = f
         return self._fields[key]
 
     def go_names(self, decl: TypeDecl | ErrorDecl, package: str) -> dict[int, str]:
@@ -166,7 +164,11 @@ class GoDesign:
 
     def facts(self, owner: TypeDecl | ErrorDecl, package: str, f: Field) -> FieldFacts:
         """The facts of one field of a declaration (an effective field's own declaration)."""
-        return next(x for x in self.fields_of(owner, package) if x.field is f)
+        found = self._facts.get(id(f))
+        if found is None:
+            self.fields_of(owner, package)
+            found = self._facts[id(f)]
+        return found
 
     def go_name(self, f: FieldFacts) -> str:
         cached = self._field_go_name.get(id(f.field))
