@@ -71,8 +71,10 @@ def read_body(reader: Reader, fields: list[WireField], keys_var: str, required: 
     cases = [f"{case_label(f.key)}\n" + _indent(reader.member(f, i)) for i, f in enumerate(fields)]
     cases.append("default:\n\td.Unknown()")
     out.append("for d.More() {\n\tswitch string(d.Key()) {\n" + _indent("\n".join(cases)) + "\n\t}\n}")
-    for word in range((len(fields) + 63) // 64):
-        mask = sum(1 << (i % 64) for i in required if i // 64 == word)
+    masks = [0] * ((len(fields) + 63) // 64)
+    for i in required:
+        masks[i // 64] |= 1 << (i % 64)
+    for word, mask in enumerate(masks):
         if mask:
             out.append(f"d.Missing(seen[{word}], {mask:#x}, {keys_var}[{word * 64 or ''}:])")
     return out

@@ -26,12 +26,16 @@ class WireField:
     optional: bool  # `?` or `@default`: may be absent, left out when nil
     nullable: bool  # `@nullable`: null is its nil
     default: bool  # pre-filled with a `@default`
+    vc: ValueClass  # value_class(shape), asked by every step of the codec
 
 
 def wire_fields(g: GoGen, mapper: TypeMapper, decl: TypeDecl, package: str) -> list[WireField]:
     out: list[WireField] = []
     for ef in g.index.fields(decl, package):
-        if not is_wire(ef) or value_class(ef.shape) is ValueClass.FILE:
+        if not is_wire(ef):
+            continue
+        vc = value_class(ef.shape)
+        if vc is ValueClass.FILE:
             continue
         facts = g.design.facts(ef.owner, ef.owner_package, ef.field)
         path = "".join(m.ref.name + "." for m in ef.via)
@@ -44,6 +48,7 @@ def wire_fields(g: GoGen, mapper: TypeMapper, decl: TypeDecl, package: str) -> l
                 optional=facts.optional,
                 nullable=facts.nullable,
                 default=facts.default is not None,
+                vc=vc,
             )
         )
     return out

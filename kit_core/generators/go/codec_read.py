@@ -21,7 +21,7 @@ def mode(f: WireField) -> str:
     if f.nullable:
         return "Nullable"
     if f.optional:
-        return "NotNull" if value_class(f.shape) is V.ANY else "Optional"
+        return "NotNull" if f.vc is V.ANY else "Optional"
     return "Required"
 
 
@@ -32,7 +32,7 @@ class Reader:
     def member(self, f: WireField, bit: int) -> str:
         """The `case` body of one member: record it, apply its null mode, decode its value."""
         check = f"d.Field(&seen[{bit // 64}], 1<<{bit % 64}, kitjson.{mode(f)})"
-        vc = value_class(f.shape)
+        vc = f.vc
         if not f.pointer and vc in (V.ARRAY, V.MAP):
             cond, body = self._array(f.shape, f.access, 0) if vc is V.ARRAY else self._map(f.shape, f.access, 0)
             stmt = block(f"if {check} && {cond}", *body)
@@ -43,7 +43,7 @@ class Reader:
         return stmt
 
     def _pointer(self, f: WireField) -> list[str]:
-        vc = value_class(f.shape)
+        vc = f.vc
         if vc in (V.STRUCT, V.PARAM):
             read = "x.ReadKitJSON(d)" if vc is V.STRUCT else "kitjson.Decode(d, x)"
             return [f"x := new({self.mapper.shape(f.shape.base())})", read, f"{f.access} = x"]

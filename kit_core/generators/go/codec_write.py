@@ -63,7 +63,7 @@ class Writer:
         return out.done()
 
     def _member_value(self, f: WireField, out: Lines) -> None:
-        vc = value_class(f.shape)
+        vc = f.vc
         if f.pointer:
             if vc is V.STRUCT:
                 write = [f"{f.access}.WriteKitJSON(e)"]
