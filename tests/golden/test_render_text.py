@@ -1,10 +1,13 @@
-"""The Go text helpers (`nest`, `block`) against their line-by-line definition."""
+"""The Go text helpers (`nest`, `block`, `json_string`) against their plain definitions."""
 
 from __future__ import annotations
+
+import json
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kit_core.generators.go.jsonwire import json_string
 from kit_core.generators.go.render import block, nest
 
 _text = st.text(alphabet="ab \t\n", max_size=12)
@@ -20,3 +23,20 @@ def test_nest_and_block_indent_every_line_but_empty_ones(stmt: str, depth: int, 
     assert nest(stmt, depth) == _indented(stmt.split("\n"), "\t" * depth, skip_first=True)
     inner = _indented("\n".join(body).split("\n"), "\t", skip_first=False)
     assert block("if x", *body) == f"if x {{\n{inner}\n}}"
+
+
+def _encoding_json(text: str) -> str:
+    """What Go's encoding/json writes for a string: Python's escaping (the same short forms
+    and \\u00XX controls), made HTML-safe, U+2028/U+2029 escaped."""
+    out = json.dumps(text, ensure_ascii=False)
+    for ch in "<>&\u2028\u2029":
+        out = out.replace(ch, f"\\u{ord(ch):04x}")
+    return out
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.text(alphabet=st.sampled_from('ab\\"<>&\x00\x1f\x7f\b\f\n\r\t\u2028\u2029é'), max_size=8) | st.text(max_size=8)
+)
+def test_json_string_escapes_as_encoding_json(text: str) -> None:
+    assert json_string(text) == _encoding_json(text)

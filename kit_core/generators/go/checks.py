@@ -46,7 +46,6 @@ HELPER_IMPORTS: dict[str, tuple[str, ...]] = {
 }
 
 
-
 @dataclass
 class PackageHelpers:
     """Helper functions and compiled patterns one validate.go needs."""

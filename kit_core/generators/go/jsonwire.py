@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from kit_core.generators.go.render import go_string
 
 _SHORT = {"\\": "\\\\", '"': '\\"', "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_ESCAPED = re.compile('[\\\\"\x00-\x1f<>&\u2028\u2029]')  # what json_string rewrites
 
 
 def json_string(text: str) -> str:
     """``text`` as a JSON string, escaped exactly as encoding/json (and kitjson) escape it:
     HTML-safe (`<`, `>`, `&` as \\u00XX), other controls as \\u00XX, U+2028/U+2029 escaped."""
+    if _ESCAPED.search(text) is None:  # most keys: nothing to escape
+        return f'"{text}"'
     out = ['"']
     for ch in text:
         code = ord(ch)
