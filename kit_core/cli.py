@@ -159,14 +159,9 @@ def gen_here(
     """`kit gen` in this process. ``loaded_for``: the design as a resident process (the
     daemon, `kit_core.daemon`) holds it analysed, when that is what is on disk."""
     from kit_core import program
-    from kit_core.regenerate import TARGETS, project_root_of, regenerate
+    from kit_core.regenerate import TARGETS, regenerate
     from kit_core.statedir import StateDirError
 
-    pin = None
-    if loaded_for is None and "go" in (targets or TARGETS):  # one run: pin while it runs (a resident
-        from kit_core.pinahead import PinAhead  # process skips a go.mod it found pinned instead)
-
-        pin = PinAhead(project_root_of(root, context))
     try:
         loaded = partial(loaded_for, root) if loaded_for is not None else None
         outcome = regenerate(
@@ -193,7 +188,7 @@ def gen_here(
     if outcome.report.ok and "go" in (targets or TARGETS):
         from kit_core.gomod import pin_runtime
 
-        notices.extend(pin.apply() if pin is not None else pin_runtime(outcome.project_root))
+        notices.extend(pin_runtime(outcome.project_root))
     return _print_report(outcome, notices)
 
 

@@ -148,51 +148,23 @@ def find(start: Path) -> Path | None:
 
 def pin_runtime(project_root: Path, copy: RuntimeCopy | None = None) -> list[Notice]:
     """Point the project's go.mod at kit's runtime; notices say what changed or what failed."""
-    return prepare_pin(project_root, copy).apply()
-
-
-@dataclass
-class PreparedPin:
-    """What `pin_runtime` found before changing anything: the go.mod, the plan or the failure."""
-
-    path: str = ""
-    gomod: GoMod | None = None
-    pin: PinPlan = PinPlan(())
-    seen: tuple[int, int, int] | None = None
-    copy: RuntimeCopy | None = None
-    failure: str = ""
-
-    def apply(self) -> list[Notice]:
-        """Edit go.mod per the plan (the only step that changes the project)."""
-        if self.failure:
-            return [Notice(self.path, f"could not pin the kit runtime: {self.failure}")]
-        if self.gomod is None or self.copy is None:
-            return []  # no go.mod, or found pinned already
-        try:
-            apply(self.gomod, self.pin)
-        except (GoCommandError, OSError) as exc:
-            return [Notice(self.path, f"could not pin the kit runtime: {exc}")]
-        if not self.pin.edits and self.seen is not None and self.seen[0] < time.time_ns() - _RACY_NS:
-            _settled[self.path] = (self.seen, self.copy.root)
-        return [Notice(self.path, self.pin.message)] if self.pin.edits else []
-
-
-def prepare_pin(project_root: Path, copy: RuntimeCopy | None = None) -> PreparedPin:
-    """The first part of `pin_runtime`, which changes nothing in the project: the runtime's
-    copy in kit's cache, go.mod read with `go mod edit -json`, the plan."""
     directory = find(project_root)
     if directory is None:
-        return PreparedPin()
+        return []
     path = str(directory / GO_MOD)
     try:
         copy = copy or materialize()
         seen = _stamp(path)
         if seen is not None and _settled.get(path) == (seen, copy.root):
-            return PreparedPin(path)  # the go.mod this process found pinned, untouched since
+            return []  # the go.mod this process found pinned, untouched since
         gomod = read(directory)
-        return PreparedPin(path, gomod, plan(gomod, copy), seen, copy)
+        pin = plan(gomod, copy)
+        apply(gomod, pin)
     except (GoCommandError, RuntimeMissing, OSError) as exc:
-        return PreparedPin(path, failure=str(exc))
+        return [Notice(path, f"could not pin the kit runtime: {exc}")]
+    if not pin.edits and seen is not None and seen[0] < time.time_ns() - _RACY_NS:
+        _settled[path] = (seen, copy.root)
+    return [Notice(path, pin.message)] if pin.edits else []
 
 
 # A long-lived process (kit-lsp's generation worker, `kit gen`'s daemon) pins at every run:

@@ -115,7 +115,7 @@ def regenerate(
     editor (the writer carries the code). Raises `program.DesignError` (no go.mod) and
     `statedir.StateDirError`."""
     design_root = Path(design_root).resolve()
-    project_root = project_root_of(design_root, project_root)
+    project_root = Path(project_root or design_root.parent).resolve()
     chosen = tuple(sorted(set(targets)))
     with project_lock(project_root, on_wait) as folder:
         run = _Run(folder, design_root, project_root, chosen, parallel, progress)
@@ -123,11 +123,6 @@ def regenerate(
         run.renames = renames
         run.outcome.recovery = recover(folder, project_root)
         return run.fast() or run.full(loaded)
-
-
-def project_root_of(design_root: Path, project_root: Path | None = None) -> Path:
-    """The project a run of ``design_root`` writes into: ``project_root``, else the design's parent."""
-    return Path(project_root or Path(design_root).resolve().parent).resolve()
 
 
 def prime(loaded: Loaded, project_root: Path, targets: Iterable[str] = TARGETS) -> None:
