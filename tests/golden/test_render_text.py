@@ -7,6 +7,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kit_core.generators.go.codec import _indent as codec_indent
 from kit_core.generators.go.jsonwire import json_string
 from kit_core.generators.go.render import block, nest
 
@@ -40,3 +41,9 @@ def _encoding_json(text: str) -> str:
 )
 def test_json_string_escapes_as_encoding_json(text: str) -> None:
     assert json_string(text) == _encoding_json(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_text)
+def test_codec_indent_puts_every_line_but_empty_ones_one_tab_in(text: str) -> None:
+    assert codec_indent(text) == _indented(text.split("\n"), "\t", skip_first=False)

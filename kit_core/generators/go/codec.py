@@ -18,7 +18,7 @@ from kit_core.generators.go.codec_fields import WireField, wire_fields
 from kit_core.generators.go.codec_read import Reader, case_label
 from kit_core.generators.go.codec_write import Writer
 from kit_core.generators.go.gocontext import GoGen
-from kit_core.generators.go.render import go_file, go_string
+from kit_core.generators.go.render import go_file, go_string, nest
 from kit_core.generators.go.typemap import TypeMapper
 from kit_core.generators.go.unmarshal import prefill
 from kit_core.model import TypeDecl
@@ -81,4 +81,5 @@ def read_body(reader: Reader, fields: list[WireField], keys_var: str, required: 
 
 
 def _indent(text: str) -> str:
-    return "\n".join("\t" + line if line else line for line in text.split("\n"))
+    """Every line but the empty ones one tab in."""
+    return ("\t" if text[:1] not in ("", "\n") else "") + nest(text)
