@@ -63,6 +63,14 @@ type GroupSettings struct {
 	Backoff Backoff
 	// StartAt is where a new group starts (default StartNew).
 	StartAt StartPosition
+	// Prefetch is how many messages a member fetches ahead of its handlers: JetStream's
+	// pull batch, the records a Kafka consumer takes per poll. It is independent of
+	// MaxInFlight, so a group with few handlers is still fed in large batches. Zero takes
+	// the transport's default (JetStream 500, nats.go's own; Kafka classic groups 1,000;
+	// Kafka share groups MaxInFlight, since each record fetched is locked to this member).
+	// Stop hands back what was fetched and not yet handled, so a deep prefetch costs
+	// nothing during a rolling deploy.
+	Prefetch int
 }
 
 const (

@@ -65,7 +65,7 @@ type classicConsumer struct {
 }
 
 func (t *Transport) subscribeClassic(spec events.ConsumerSpec, sink events.Sink) (events.Consumer, error) {
-	c := &classicConsumer{t: t, sink: sink, maxPoll: max(spec.Settings.MaxInFlight*4, 16),
+	c := &classicConsumer{t: t, sink: sink, maxPoll: classicPoll(spec.Settings),
 		owned: map[topicPartition]bool{}, parts: map[topicPartition]*partitionTrack{}, done: make(chan struct{}), commitDone: make(chan struct{})}
 	start := kgo.NewOffset().AtEnd()
 	if spec.Settings.StartAt == events.StartAll {
@@ -92,8 +92,21 @@ func (t *Transport) subscribeClassic(spec events.ConsumerSpec, sink events.Sink)
 	return c, nil
 }
 
-// poll fetches and hands records to the bus until Stop; the records of the last fetch are
-// all handed over before it returns.
+// defaultClassicPoll is how many records a classic member takes per poll by default
+// (GroupSettings.Prefetch): franz-go buffers fetches anyway, so a poll only bounds what one
+// loop hands over.
+const defaultClassicPoll = 1000
+
+func classicPoll(s events.GroupSettings) int {
+	if s.Prefetch > 0 {
+		return s.Prefetch
+	}
+	return defaultClassicPoll
+}
+
+// poll fetches and hands records to the bus until Stop. Records of the last poll not yet
+// handed over when Stop begins are left: they were never tracked, so no commit passes them
+// and the partition's next owner reads them.
 func (c *classicConsumer) poll() {
 	defer close(c.done)
 	for c.pollCtx.Err() == nil {
@@ -102,6 +115,9 @@ func (c *classicConsumer) poll() {
 			return
 		}
 		for _, r := range fetches.Records() {
+			if c.stopping.Load() {
+				return
+			}
 			tp := topicPartition{r.Topic, r.Partition}
 			if !c.track(tp, r.Offset) {
 				continue // revoked while we were fetching: the next owner reads it
