@@ -37,6 +37,12 @@ func (p *partitionTrack) add(offset int64) {
 }
 
 func (p *partitionTrack) settle(offset int64) {
+	if len(p.pending) > 0 && p.pending[0] == offset && len(p.settled) == 0 {
+		// The common case, records settled in the order they came: no map.
+		p.next = offset + 1
+		p.pending = p.pending[1:]
+		return
+	}
 	p.settled[offset] = true
 	for len(p.pending) > 0 && p.settled[p.pending[0]] {
 		delete(p.settled, p.pending[0])
@@ -122,7 +128,8 @@ func (c *classicConsumer) poll() {
 			if !c.track(tp, r.Offset) {
 				continue // revoked while we were fetching: the next owner reads it
 			}
-			d := &classicDelivery{c: c, tp: tp, r: r, m: fromRecord(r, 1)}
+			d := &classicDelivery{c: c, tp: tp, r: r}
+			fillFromRecord(&d.m, r, 1)
 			if err := c.sink(c.sinkCtx, d); err != nil {
 				c.handBack(tp)
 				return // stop budget over: unsettled records are read again by the next owner
@@ -328,14 +335,15 @@ func deadlineOf(ctx context.Context) time.Time {
 	return time.Now().Add(time.Hour)
 }
 
+// classicDelivery carries its message: one allocation per record, not two.
 type classicDelivery struct {
 	c  *classicConsumer
 	tp topicPartition
 	r  *kgo.Record
-	m  *events.Message
+	m  events.Message
 }
 
-func (d *classicDelivery) Message() *events.Message { return d.m }
+func (d *classicDelivery) Message() *events.Message { return &d.m }
 
 func (d *classicDelivery) Ack(context.Context) error {
 	d.c.settle(d.tp, d.r.Offset)
@@ -351,9 +359,8 @@ func (d *classicDelivery) Term(context.Context) error {
 // record back to the broker, so the partition's commit waits for it.
 func (d *classicDelivery) Nak(_ context.Context, delay time.Duration) error {
 	d.c.handBack(d.tp)
-	next := *d.m
-	next.Attempt++
-	again := &classicDelivery{c: d.c, tp: d.tp, r: d.r, m: &next}
+	again := &classicDelivery{c: d.c, tp: d.tp, r: d.r, m: d.m}
+	again.m.Attempt++
 	time.AfterFunc(delay, func() {
 		if !d.c.rehand(d.tp) {
 			return // stopping or moved: read again by the next owner (the commit never passed it)

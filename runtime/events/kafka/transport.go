@@ -207,7 +207,14 @@ func toRecord(m *events.Message) *kgo.Record {
 }
 
 func fromRecord(r *kgo.Record, attempt int) *events.Message {
-	m := &events.Message{Contract: r.Topic, Key: string(r.Key), Payload: r.Value, Attempt: attempt, Raw: r}
+	m := &events.Message{}
+	fillFromRecord(m, r, attempt)
+	return m
+}
+
+// fillFromRecord sets m from a record (into a Message a delivery embeds).
+func fillFromRecord(m *events.Message, r *kgo.Record, attempt int) {
+	*m = events.Message{Contract: r.Topic, Key: string(r.Key), Payload: r.Value, Attempt: attempt, Raw: r}
 	for _, h := range r.Headers {
 		if h.Key == headerID {
 			m.ID = string(h.Value)
@@ -218,7 +225,6 @@ func fromRecord(r *kgo.Record, attempt int) *events.Message {
 		}
 		m.Header[h.Key] = string(h.Value)
 	}
-	return m
 }
 
 // RecordFrom returns the record a consumed events.Message came from (offset, partition,
