@@ -144,7 +144,7 @@ func (t *Transport) Publish(ctx context.Context, msgs []*events.Message) error {
 
 // ensureTopics creates the missing topics among names (WithTopicCreation only).
 func (t *Transport) ensureTopics(ctx context.Context, names []string) error {
-	if !t.opts.create {
+	if !t.opts.create || t.allCreated(names) {
 		return nil
 	}
 	req := kmsg.NewPtrCreateTopicsRequest()
@@ -173,6 +173,17 @@ func (t *Transport) ensureTopics(ctx context.Context, names []string) error {
 		t.created.Store(topic.Topic, struct{}{})
 	}
 	return nil
+}
+
+// allCreated reports whether every topic of names is known to exist (the common case:
+// no request to build).
+func (t *Transport) allCreated(names []string) bool {
+	for _, name := range names {
+		if _, ok := t.created.Load(name); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // Subscribe joins the group: a share group when named in WithShareGroups, else a classic
