@@ -29,6 +29,18 @@ def design_files(root: Path, suffix: str | tuple[str, ...] = ".kit") -> list[Pat
     return out
 
 
+def design_root_for(path: str) -> Path | None:
+    """The design folder of a file: the nearest folder at or above the file's folder
+    holding a manifest (None: a file outside any design)."""
+    p = Path(path)
+    if p.name == MANIFEST_NAME:
+        return p.parent
+    for d in p.parents:
+        if (d / MANIFEST_NAME).is_file():
+            return d
+    return None
+
+
 def design_roots(folder: Path) -> list[Path]:
     """The design folders (holding a manifest) at or under ``folder``."""
     return [Path(dirpath) for dirpath, _, filenames in _walk(folder) if MANIFEST_NAME in filenames]

@@ -20,6 +20,7 @@ from kit_lsp.background import DesignJob
 from kit_lsp.features.diagnostics import Diagnostics
 from kit_lsp.features.lifecycle import terminate
 from kit_lsp.features.regenerate import Regenerator
+from kit_lsp.firstlook import FirstLook
 from kit_lsp.project import Snapshot
 from kit_lsp.protocol import KitProtocol
 from kit_lsp.refresh import Refresher
@@ -68,23 +69,30 @@ def serve(
     backlog: list[wire.Item | None],
     answered: dict[str, Any],
     published: dict[str, tuple[int | None, list[Any]]] | None = None,
+    first: FirstLook | None = None,
 ) -> NoReturn:
     """Run the server on messages from ``inbox`` (``backlog`` first: what the start-up code
     read, beginning with the `initialize` it answered with ``answered``; ``published``: the
-    diagnostics it published from the cache) until the input ends; exit 0 only after
-    `shutdown`."""
+    diagnostics it published from the cache; ``first``: the first-look process, whose
+    answers the server takes over) until the input ends; exit 0 only after `shutdown`."""
     server = create_server()
     server.diagnostics.early = dict(published or {})
     protocol = server.kit_protocol
     protocol.set_writer(outbox)
-    first = backlog[0] if backlog else None
-    if isinstance(first, dict) and first.get("method") == lsp.INITIALIZE:
-        protocol.preanswered(first["id"], answered)
-    asyncio.run(_loop(protocol, inbox, backlog))
+    head = backlog[0] if backlog else None
+    if isinstance(head, dict) and head.get("method") == lsp.INITIALIZE:
+        protocol.preanswered(head["id"], answered)
+    asyncio.run(_loop(protocol, inbox, backlog, server.diagnostics, first))
     terminate(0 if server.shutdown_received else 1)
 
 
-async def _loop(protocol: KitProtocol, inbox: wire.Inbox, backlog: list[wire.Item | None]) -> None:
+async def _loop(
+    protocol: KitProtocol,
+    inbox: wire.Inbox,
+    backlog: list[wire.Item | None],
+    diagnostics: Diagnostics,
+    first: FirstLook | None,
+) -> None:
     loop = asyncio.get_running_loop()
     ended = asyncio.Event()
 
@@ -103,6 +111,8 @@ async def _loop(protocol: KitProtocol, inbox: wire.Inbox, backlog: list[wire.Ite
 
     for item in backlog:
         receive(item)
+    if first is not None:
+        diagnostics.take_first_looks(first)
 
     def post(item: wire.Item | None) -> None:
         loop.call_soon_threadsafe(received, item)

@@ -22,6 +22,7 @@ from typing import Any, NoReturn
 
 from kit_lsp import early, wire
 from kit_lsp.capabilities import initialize_result
+from kit_lsp.firstlook import FirstLook
 
 _VERSION_FLAGS = ("-version", "--version", "-v")
 _HANDSHAKE_SWITCH_S = 0.0005  # see `_Importer`
@@ -60,19 +61,20 @@ def main(argv: list[str] | None = None) -> None:
 
         print(f"kit-lsp {__version__}")
         sys.exit(0)
+    first = FirstLook().start()  # at once: it imports the analyzer on the other core meanwhile
     importer = _Importer()
     importer.start()
     inbox = wire.Inbox(sys.stdin.buffer).start()
     outbox = wire.Outbox(sys.stdout.buffer)
     initialize = handshake(inbox, outbox)
     importer.go.set()
-    backlog, published = early.run(initialize["params"], inbox, outbox, importer)
+    backlog, published = early.run(initialize["params"], inbox, outbox, importer, first)
     importer.join()
     if importer.error is not None:
         raise importer.error
     from kit_lsp.app import serve
 
-    serve(inbox, outbox, [initialize, *backlog], initialize_result(initialize["params"]), published)
+    serve(inbox, outbox, [initialize, *backlog], initialize_result(initialize["params"]), published, first)
 
 
 def handshake(inbox: wire.Inbox, outbox: wire.Outbox) -> dict[str, Any]:

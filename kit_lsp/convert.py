@@ -7,17 +7,14 @@ decides which one is sent.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from pathlib import Path
-
 from lsprotocol import types as lsp
 
 from kit_core.diagnostics import Diagnostic, Severity
 from kit_core.printable import printable
 from kit_core.source import Span
+from kit_lsp.lspjson import TextOf, columns, uri_of
 
-TextOf = Callable[[str], "str | None"]
-"""The current text of a file by path (open buffer or parsed source), for UTF-32 columns."""
+__all__ = ["TextOf", "uri_of"]
 
 UTF8 = lsp.PositionEncodingKind.Utf8
 UTF16 = lsp.PositionEncodingKind.Utf16
@@ -31,29 +28,8 @@ _SEVERITY = {
 }
 
 
-def uri_of(path: str) -> str:
-    return Path(path).absolute().as_uri()
-
-
-def _column(line_text: str | None, byte_col: int, col16: int, encoding: str) -> int:
-    if encoding == UTF8:
-        return byte_col
-    if encoding == UTF32 and line_text is not None:
-        return len(line_text.encode("utf-8")[:byte_col].decode("utf-8", "replace"))
-    return col16
-
-
 def lsp_range(span: Span, encoding: str = UTF16, text_of: TextOf | None = None) -> lsp.Range:
-    lines: Sequence[str] | None = None
-    if encoding == UTF32 and text_of is not None:
-        text = text_of(span.path)
-        lines = text.split("\n") if text is not None else None
-
-    def line(n: int) -> str | None:
-        return lines[n] if lines is not None and n < len(lines) else None
-
-    start = _column(line(span.start_line), span.start_col, span.start_col16, encoding)
-    end = _column(line(span.end_line), span.end_col, span.end_col16, encoding)
+    start, end = columns(span, encoding, text_of)
     return lsp.Range(lsp.Position(span.start_line, start), lsp.Position(span.end_line, end))
 
 

@@ -20,6 +20,7 @@ from urllib.parse import unquote, urlparse
 from kit_core.designfiles import design_roots
 from kit_lsp import cache, wire
 from kit_lsp.capabilities import position_encoding
+from kit_lsp.firstlook import Answer, FirstLook
 
 Published = dict[str, tuple[int | None, list[Any]]]
 
@@ -38,8 +39,9 @@ def _folders(params: dict[str, Any]) -> list[Path]:
 
 
 class Early:
-    def __init__(self, params: dict[str, Any], outbox: wire.Outbox) -> None:
+    def __init__(self, params: dict[str, Any], outbox: wire.Outbox, first: FirstLook | None = None) -> None:
         self._outbox = outbox
+        self._first = first
         self._encoding = position_encoding(params.get("capabilities"))
         self._folders = _folders(params)
         self._records: list[cache.Record] = []
@@ -95,8 +97,26 @@ class Early:
                 if path is not None and uri not in self._touched:
                     self._opened[path] = (uri, doc.get("version"), doc["text"])
                     self._opened_file(path)
+                    self._ask(path)
             elif method in ("textDocument/didChange", "textDocument/didClose"):
                 self._touched.add(uri)
+
+    def _ask(self, path: str) -> None:
+        """Ask the first-look process about an opened design file nothing was published for."""
+        uri, version, text = self._opened[path]
+        if self._first is None or not path.endswith(".kit") or uri in self.published:
+            return
+        buffers = {p: t for p, (_, _, t) in self._opened.items() if p != path}
+        self._first.ask(uri, path, version, text, self._encoding, buffers)
+
+    def first_look(self, answer: Answer) -> None:
+        """An answer of the first-look process: published unless something was (the cache's
+        record) or the buffer was edited since."""
+        with self._lock:
+            uri = answer["uri"]
+            if uri not in self.published:
+                version = answer.get("version")
+                self._publish(uri, version if isinstance(version, int) else None, answer["diagnostics"])
 
     def _opened_file(self, path: str) -> None:
         uri, version, text = self._opened[path]
@@ -118,11 +138,18 @@ class Early:
 
 
 def run(
-    params: dict[str, Any], inbox: wire.Inbox, outbox: wire.Outbox, importing: threading.Thread
+    params: dict[str, Any],
+    inbox: wire.Inbox,
+    outbox: wire.Outbox,
+    importing: threading.Thread,
+    first: FirstLook | None = None,
 ) -> tuple[list[wire.Item | None], Published]:
-    """Publish cached diagnostics while ``importing`` runs; returns the messages read
-    meanwhile (for the server, in order) and what was published."""
-    early = Early(params, outbox)
+    """Publish cached diagnostics, and the first looks of opened files, while ``importing``
+    runs; returns the messages read meanwhile (for the server, in order) and what was
+    published. ``first``'s answers are held from the return on (the server takes them)."""
+    early = Early(params, outbox, first)
+    if first is not None:
+        first.attach(early.first_look)
     backlog: list[wire.Item | None] = []
 
     def load() -> None:
@@ -138,4 +165,6 @@ def run(
             if item is not None:
                 early.see(item)
             backlog.append(item)
+    if first is not None:
+        first.attach(None)
     return backlog, early.close()

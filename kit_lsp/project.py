@@ -20,6 +20,7 @@ from typing import Any
 from kit_core import program
 from kit_core.analyzer import Analysis, Analyzer, analyze
 from kit_core.design_text import read_design
+from kit_core.designfiles import design_root_for
 from kit_core.diagnostics import Diagnostic, merge
 from kit_core.lower import parse_file
 from kit_core.manifest import MANIFEST_NAME, Manifest, default_manifest, parse_manifest
@@ -28,16 +29,7 @@ from kit_core.symbols import SymbolTable
 from kit_lsp.documents import Document
 from kit_lsp.protos import Protos
 
-
-def design_root_for(path: str) -> Path | None:
-    """The nearest folder at or above the file's folder holding a manifest."""
-    p = Path(path)
-    if p.name == MANIFEST_NAME:
-        return p.parent
-    for d in p.parents:
-        if (d / MANIFEST_NAME).is_file():
-            return d
-    return None
+__all__ = ["DesignSession", "Snapshot", "analyze_single", "design_root_for"]
 
 
 @dataclass

@@ -133,6 +133,11 @@ def _decl_name(ctx: Ctx, decl: Decl) -> None:
 def check_design(ctx: Ctx) -> None:
     for pkg in ctx.symbols.packages.values():
         ctx.reuse(("names", pkg.name), tuple(pkg.files), partial(_package, ctx, pkg))
+
+
+def check_middlewares(ctx: Ctx) -> None:
+    """Middleware names are project-wide: a design rule of its own (a partial analysis
+    cannot decide it; see `kit_core.analyzer.partial`)."""
     _middlewares(ctx)
 
 

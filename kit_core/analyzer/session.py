@@ -11,8 +11,8 @@ contracts, cycles) and run on every analysis.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -103,6 +103,7 @@ _RULES_FOR: dict[type, tuple[tuple[str, DeclRule], ...]] = {
 
 DESIGN_RULES: tuple[tuple[str, Callable[[Ctx, list[SourceFile]], None]], ...] = (
     ("names", lambda ctx, _: names.check_design(ctx)),
+    ("middleware names", lambda ctx, _: names.check_middlewares(ctx)),
     ("package cycles", lambda ctx, _: types.check_design(ctx)),
     ("services", lambda ctx, _: services.check_design(ctx)),
     ("routes", lambda ctx, _: routes.check_design(ctx)),
@@ -125,6 +126,8 @@ class Analysis:
     http: HttpModel
     files: tuple[SourceFile, ...]
     manifest: Manifest | None = None
+    by_design_rule: Mapping[str, tuple[Diagnostic, ...]] = field(default_factory=dict)
+    """What each design rule reported (before the cascades were dropped)."""
 
     @property
     def errors(self) -> tuple[Diagnostic, ...]:
@@ -268,6 +271,7 @@ class Analyzer:
         self._methods: dict[int, tuple[Method, MethodInfo, frozenset[DepKey]]] = {}
         self._reusable: dict[object, tuple[tuple[object, ...], tuple[Diagnostic, ...]]] = {}
         self._last: Analysis | None = None
+        self.recorded: set[DepKey] | None = None  # set it to collect every name the file rules look up
 
     @property
     def files(self) -> tuple[SourceFile, ...]:
@@ -390,8 +394,11 @@ class Analyzer:
         for f in files:
             out.extend(self._file(ctx, f))
         design: list[SourceFile] = list(files)
+        by_rule: dict[str, tuple[Diagnostic, ...]] = {}
         for name, rule in DESIGN_RULES:
+            before = len(ctx.diags)
             _run_rule(ctx, name, partial(rule, ctx, design), self._manifest.path if self._manifest else "")
+            by_rule[name] = tuple(ctx.diags[before:])
         out.extend(ctx.diags)
         out = _without_cascades(out, files)
         for f in files:
@@ -404,7 +411,7 @@ class Analyzer:
             del self._reusable[stale]
         if self._last is not None:
             retire(self._last)
-        self._last = Analysis(_sorted(out), symbols, ctx.index, http, files, self._manifest)
+        self._last = Analysis(_sorted(out), symbols, ctx.index, http, files, self._manifest, by_rule)
         return self._last
 
     def _symbols(self, files: tuple[SourceFile, ...]) -> SymbolTable:
@@ -439,6 +446,8 @@ class Analyzer:
         out: list[Diagnostic] = []
         if results.header is None:
             entry = _run_header(ctx, f)
+            if self.recorded is not None:
+                self.recorded |= entry.deps
             if _located_inside(entry.diagnostics, f.path, 0, 1 << 62):
                 results.header = entry
             else:
@@ -451,6 +460,8 @@ class Analyzer:
             cached = entries[i]
             if cached is None:
                 cached = _run_decl(ctx, f, decl)
+                if self.recorded is not None:
+                    self.recorded |= cached.deps
                 if _located_inside(cached.diagnostics, f.path, decl.span.start_byte, decl.span.end_byte):
                     entries[i] = cached
                 else:

@@ -28,6 +28,7 @@ from kit_core.diagnostics import Diagnostic
 from kit_lsp import cache
 from kit_lsp.convert import TextOf, lsp_diagnostic, uri_of
 from kit_lsp.documents import Document
+from kit_lsp.firstlook import Answer, FirstLook
 from kit_lsp.project import Snapshot
 
 if TYPE_CHECKING:
@@ -56,6 +57,7 @@ class Diagnostics:
         self._shown: dict[str, set[str]] = {}  # key -> paths whose published list is not empty
         self._remembering: dict[str, asyncio.TimerHandle] = {}
         self.early: dict[str, tuple[int | None, list[Any]]] = {}  # uri -> what the start-up code published
+        self._first: FirstLook | None = None
 
     # ------------------------------------------------------------------ scheduling
 
@@ -119,6 +121,43 @@ class Diagnostics:
             return
         asyncio.get_running_loop().run_in_executor(self._server.state.analysis_pool, gcpause.collect)
 
+    # ------------------------------------------------------------------ the first look (kit_lsp.firstlook)
+
+    def take_first_looks(self, first: FirstLook) -> None:
+        """Publish the first-look process's answers from now on (on the message loop)."""
+        self._first = first
+        loop = asyncio.get_running_loop()
+
+        def sink(answer: Answer) -> None:
+            loop.call_soon_threadsafe(self.first_look, answer)
+
+        first.attach(sink)
+
+    def ask_first_look(self, doc: Document) -> None:
+        """A design file opened before the server's first analysis is out: ask for its first look."""
+        first = self._first
+        if first is None or doc.kind != "kit" or doc.uri in self._last or doc.uri in self.early:
+            return
+        buffers = {d.path: d.text for d in self._server.state.docs if d is not doc and d.kind in ("kit", "manifest")}
+        first.ask(doc.uri, doc.path, doc.version, doc.text, self._server.state.encoding, buffers)
+
+    def first_look(self, answer: Answer) -> None:
+        """A file's first look: shown while nothing else was for it, at the version asked about."""
+        uri, version = answer["uri"], answer.get("version")
+        doc = self._server.state.docs.get(uri)
+        if doc is None or doc.version != version or uri in self._last or uri in self.early:
+            return
+        structure = self._server.protocol._converter.structure
+        self._by_source.setdefault(ANALYZER, {})[uri] = structure(answer["diagnostics"], list[lsp.Diagnostic])
+        self.early[uri] = (version, answer["diagnostics"])
+        self._publish(uri, version)
+
+    def _first_looks_done(self) -> None:
+        """The server's own analysis is out: the first-look process is not needed any more."""
+        if self._first is not None:
+            self._first.close()
+            self._first = None
+
     # ------------------------------------------------------------------ the cache between sessions
 
     def _remember_later(self, snap: Snapshot) -> None:
@@ -137,11 +176,13 @@ class Diagnostics:
             asyncio.get_running_loop().run_in_executor(self._server.state.analysis_pool, self.write_cache, snap)
 
     def remember_now(self) -> None:
-        """Write what is waiting to be cached (at shutdown)."""
-        for key, handle in list(self._remembering.items()):
+        """Write what is waiting to be cached (at shutdown), the designs whose analysis is
+        still to be published included (the first look may have shown a file already)."""
+        for handle in self._remembering.values():
             handle.cancel()
+        for key in sorted(self._remembering.keys() | self._tasks.keys()):
             snap = self._server.state.latest(key)
-            if snap is not None:
+            if snap is not None and snap.root is not None:
                 self.write_cache(snap)
         self._remembering.clear()
 
@@ -191,6 +232,7 @@ class Diagnostics:
                 shown.add(path)
             else:
                 shown.discard(path)
+        self._first_looks_done()
         for listener in self._server.analysis_listeners:
             listener(snap)
 

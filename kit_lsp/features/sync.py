@@ -36,6 +36,7 @@ def register(server: KitLanguageServer) -> None:
     def did_open(ls: KitLanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
         doc = state.docs.open(params.text_document)
         if checked(doc):
+            ls.diagnostics.ask_first_look(doc)
             ls.diagnostics.schedule_doc(doc)
             if design_root_for(doc.path) is not None:
                 ls.regenerate.warm()

@@ -1,0 +1,80 @@
+"""kit diagnostics as LSP JSON, standard library only (plus `kit_core`'s values).
+
+The first-look process (`kit_lsp.firstlook_worker`) publishes diagnostics without importing
+lsprotocol (a third of a second); what it sends must be exactly what the server sends for
+the same diagnostic (`kit_lsp.convert.lsp_diagnostic`, unstructured), so that the server
+can tell it was already shown. A test keeps the two equal. `column` is the one place
+that picks a client column from a span's byte and UTF-16 columns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from kit_core.diagnostics import Diagnostic, Severity
+from kit_core.printable import printable
+from kit_core.source import Span
+
+TextOf = Callable[[str], "str | None"]
+"""The current text of a file by path (open buffer or parsed source), for UTF-32 columns."""
+
+UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"  # lsprotocol's PositionEncodingKind values
+
+SEVERITY = {Severity.ERROR: 1, Severity.WARNING: 2, Severity.INFO: 3, Severity.HINT: 4}
+
+
+def uri_of(path: str) -> str:
+    return Path(path).absolute().as_uri()
+
+
+def column(line_text: str | None, byte_col: int, col16: int, encoding: str) -> int:
+    if encoding == UTF8:
+        return byte_col
+    if encoding == UTF32 and line_text is not None:
+        return len(line_text.encode("utf-8")[:byte_col].decode("utf-8", "replace"))
+    return col16
+
+
+def columns(span: Span, encoding: str, text_of: TextOf | None) -> tuple[int, int]:
+    """The client columns of a span's start and end."""
+    lines: Sequence[str] | None = None
+    if encoding == UTF32 and text_of is not None:
+        text = text_of(span.path)
+        lines = text.split("\n") if text is not None else None
+
+    def line(n: int) -> str | None:
+        return lines[n] if lines is not None and n < len(lines) else None
+
+    start = column(line(span.start_line), span.start_col, span.start_col16, encoding)
+    return start, column(line(span.end_line), span.end_col, span.end_col16, encoding)
+
+
+def range_json(span: Span, encoding: str, text_of: TextOf | None) -> dict[str, Any]:
+    start, end = columns(span, encoding, text_of)
+    return {
+        "start": {"line": span.start_line, "character": start},
+        "end": {"line": span.end_line, "character": end},
+    }
+
+
+def diagnostic_json(d: Diagnostic, encoding: str = UTF16, text_of: TextOf | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "range": range_json(d.span, encoding, text_of),
+        "message": printable(d.message),
+        "severity": SEVERITY[d.severity],
+        "code": d.code,
+        "source": "kit",
+    }
+    related = [
+        {
+            "location": {"uri": uri_of(r.span.path), "range": range_json(r.span, encoding, text_of)},
+            "message": printable(r.message),
+        }
+        for r in d.related
+        if r.span.path
+    ]
+    if related:
+        out["relatedInformation"] = related
+    return out
