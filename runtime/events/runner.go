@@ -53,14 +53,13 @@ type runner struct {
 	// handover is held shared by a sink handing a delivery to the workers and exclusively
 	// by an inline handling: no delivery is handed over while one is handled inline.
 	handover sync.RWMutex
-	// pending counts deliveries handed to the workers or handled inline, not yet settled.
+	// stopped (under handover) ends inline handling: stop sets it once the workers are done.
+	stopped bool
+	// pending counts deliveries handed to the workers and not yet settled.
 	pending atomic.Int64
 	// average is the moving average handling time in ns (racing updates may lose one
 	// sample: it only steers inlining).
 	average atomic.Int64
-	// stopMu orders an inline handling's wg.Add before stop's wait.
-	stopMu   sync.Mutex
-	stopping bool
 }
 
 func (b *Bus) newRunner(g PlanGroup) *runner {
@@ -143,22 +142,16 @@ func (r *runner) sink(ctx context.Context, d Delivery) error {
 }
 
 // inline handles d on the caller's goroutine if nothing else of the group is queued or
-// running (the caller holds handover exclusively, so nothing is handed over meanwhile).
+// running (the caller holds handover exclusively, so nothing is handed over meanwhile,
+// and stop waits for it).
 func (r *runner) inline(d Delivery) (handled bool, err error) {
+	if r.stopped {
+		return true, ErrStopping
+	}
 	if r.pending.Load() != 0 {
 		return false, nil
 	}
-	r.stopMu.Lock()
-	if r.stopping {
-		r.stopMu.Unlock()
-		return true, ErrStopping
-	}
-	r.wg.Add(1)
-	r.stopMu.Unlock()
-	defer r.wg.Done()
-	r.pending.Add(1)
 	r.handle(d)
-	r.pending.Add(-1)
 	return true, nil
 }
 
@@ -268,12 +261,15 @@ func (r *runner) report(err error) {
 // settle.
 func (r *runner) stop(ctx context.Context) error {
 	err := r.consumer.Stop(ctx)
-	r.stopMu.Lock()
-	r.stopping = true
-	r.stopMu.Unlock()
 	close(r.done)
 	finished := make(chan struct{})
-	go func() { r.wg.Wait(); close(finished) }()
+	go func() {
+		r.wg.Wait()
+		r.handover.Lock() // waits for an inline handling still running
+		r.stopped = true
+		r.handover.Unlock()
+		close(finished)
+	}()
 	select {
 	case <-finished:
 	case <-ctx.Done():
