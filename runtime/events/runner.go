@@ -20,6 +20,9 @@ const laneBuffer = 4
 // workers, so they still run MaxInFlight at a time.
 const inlineBelow = 20 * time.Microsecond
 
+// sampleCap bounds one sample of the moving average (see handle).
+const sampleCap = 4 * inlineBelow
+
 // startAverage is the handling time assumed before any was measured: inlining is earned
 // by a few dozen fast handlings.
 const startAverage = time.Millisecond
@@ -191,12 +194,15 @@ func (r *runner) handleQueued(d Delivery) {
 }
 
 // handle runs d's handler and settles it, and feeds the moving average of how long that
-// takes (one eighth of each new sample).
+// takes (one eighth of each new sample). A sample counts at most sampleCap, so one
+// handling that was preempted or waited for a lock does not stop inlining for the next
+// few dozen; a handler that turned slow passes inlineBelow by its second sample.
 func (r *runner) handle(d Delivery) {
 	start := time.Now()
 	r.run(d)
+	sample := min(int64(time.Since(start)), int64(sampleCap))
 	avg := r.average.Load()
-	r.average.Store(avg + (int64(time.Since(start))-avg)/8)
+	r.average.Store(avg + (sample-avg)/8)
 }
 
 func (r *runner) run(d Delivery) {
