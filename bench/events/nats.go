@@ -21,7 +21,9 @@ func benchNATS(ctx context.Context, url string, round, n, batch int) (result, re
 	suffix := fmt.Sprintf("%d_%d", time.Now().UnixNano(), round)
 	return inOrder(round,
 		func() (result, error) { return natsRaw(ctx, url, natsStream("raw", suffix), "raw_"+suffix, n, batch) },
-		func() (result, error) { return natsBus(ctx, url, natsStream("bus", suffix), events.Group("bus_"+suffix), n, batch) })
+		func() (result, error) {
+			return natsBus(ctx, url, natsStream("bus", suffix), events.Group("bus_"+suffix), n, batch)
+		})
 }
 
 // natsStream is a path's stream of one round (file storage, the JetStream default).
