@@ -138,12 +138,16 @@ def cmd_gen(args: argparse.Namespace) -> int:
 
 def _gen_in_process(args: argparse.Namespace) -> int:
     from kit_core import program
+    from kit_core.gcpause import paused_gc
 
     try:
         root = Path(args.folder).resolve() if args.folder else program.find_design_root(Path(args.path))
     except program.DesignError as exc:
         return _design_error(exc)
-    return gen_here(root, Path(args.context) if args.context else None, args.target)
+    # one run, then the process ends: the cyclic collector, paused within each phase, would
+    # otherwise walk the whole design between them (~0.1 s on 2,000 types) to find next to nothing
+    with paused_gc():
+        return gen_here(root, Path(args.context) if args.context else None, args.target)
 
 
 def gen_here(

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -211,9 +211,39 @@ class CheckResult:
 def check(design: Design) -> CheckResult:
     """Parse errors, manifest problems and every analyzer rule, sorted by place."""
     from kit_core.analyzer import analyze
+
+    return _checked(design, analyze(design.files, design.manifest))
+
+
+@dataclass
+class SplitCheck:
+    """`check` in two parts (`check_split`): ``rules()`` runs the analyzer's rules - in another
+    process, whose diagnostics come back; ``partial()`` is the check without them (what
+    generators read: enough to generate from, not to know whether the design has errors);
+    ``complete(found)`` is then what `check` returns."""
+
+    rules: Callable[[], tuple[Diagnostic, ...]]
+    partial: Callable[[], CheckResult]
+    complete: Callable[[Iterable[Diagnostic]], CheckResult]
+
+
+def check_split(design: Design) -> SplitCheck:
+    from kit_core.analyzer import analyze_split
+
+    split = analyze_split(design.files, design.manifest)
+
+    def partial() -> CheckResult:
+        return _checked(design, split.analysis())
+
+    def complete(found: Iterable[Diagnostic]) -> CheckResult:
+        return _checked(design, split.complete(found))
+
+    return SplitCheck(split.rules, partial, complete)
+
+
+def _checked(design: Design, analysis: Any) -> CheckResult:
     from kit_core.diagnostics import Diagnostic, merge
 
-    analysis = analyze(design.files, design.manifest)
     parse_diags = [d for f in design.files for d in f.parse_diagnostics if isinstance(d, Diagnostic)]
     pd = compile_protos(design)
     proto_diags = list(pd.diagnostics)

@@ -42,7 +42,8 @@ from kit_core.writer.lock import project_lock
 if TYPE_CHECKING:
     from kit_core.diagnostics import Diagnostic
     from kit_core.generators.units import RenderUnit
-    from kit_core.program import CheckResult, Design
+    from kit_core.incremental.ahead import Pending
+    from kit_core.program import CheckResult, Design, SplitCheck
 
 TARGETS = ("go", "docs")
 
@@ -194,29 +195,49 @@ class _Run:
 
     def full(self, loaded: Loaded | Callable[[], Loaded | None] | None) -> Outcome:
         from kit_core import program
-        from kit_core.generators.go import paused_gc
+        from kit_core.incremental.ahead import Ahead, Pending
 
         self.progress("loading the design")
         if callable(loaded):
             loaded = loaded()
-        if loaded is None:
-            design = program.load_design(self.design_root, project_root=self.project_root)
-            self.progress("checking")
-            checked = program.check(design)
-        else:
-            design, checked = loaded.design, loaded.checked
+        if loaded is not None:
+            return self._generate(loaded.design, loaded.checked)
+        design = program.load_design(self.design_root, project_root=self.project_root)
+        self.progress("checking")
+        if not self.parallel:
+            return self._generate(design, program.check(design))
+        split = program.check_split(design)
+        # the analyzer's rules (most of the check) run in a forked process meanwhile: only
+        # whether the design has errors comes from them, not what generators read
+        with Pending.start(Ahead(split.rules, _has_error), fork=True) as rules:
+            return self._generate(design, split.partial(), _Rules(split, rules))
+
+    def _generate(self, design: Design, checked: CheckResult, rules: _Rules | None = None) -> Outcome:
+        from kit_core import program
+        from kit_core.generators.go import paused_gc
+
         self.outcome.diagnostics = _printed(checked.diagnostics)
         if self.outcome.has_errors:
+            if rules is not None:
+                self.outcome.diagnostics = rules.diagnostics()
             return self.outcome
         self.progress("generating")
         with paused_gc():
-            if design.module is None:
-                _, design.module = program.find_go_module(self.project_root)
-            keys = _keys(design, self.build, checked.analysis)
-            units = program.units(design, checked.analysis, self.targets, keys if self.resident else None)
+            try:
+                if design.module is None:
+                    _, design.module = program.find_go_module(self.project_root)
+                keys = _keys(design, self.build, checked.analysis)
+                units = program.units(design, checked.analysis, self.targets, keys if self.resident else None)
+            except Exception:
+                if rules is not None and self._errors_in(rules):
+                    return self.outcome  # a design error comes first, as without the split
+                raise
             fresh = {u.name: keys.of(u) for u in units}
             todo, known, check = self._reusable(units, fresh)
-            files = self._render(todo)
+            files = self._render(todo, rules)
+        if rules is not None and self._errors_in(rules):
+            return self.outcome
+        assert files is not None  # None only when the rules found errors
         self.progress("writing")
         report = self._write(files, known, design.manifest)
         self.outcome.report = report
@@ -224,6 +245,11 @@ class _Run:
         if report.ok:
             self._remember(units, fresh, files, check, design)
         return self.outcome
+
+    def _errors_in(self, rules: _Rules) -> bool:
+        """The diagnostics with the rules' (waits for them); whether the design has errors."""
+        self.outcome.diagnostics = rules.diagnostics()
+        return self.outcome.has_errors
 
     def _reusable(
         self, units: Sequence[RenderUnit], fresh: dict[str, str]
@@ -240,12 +266,17 @@ class _Run:
             todo.append(u)
         return todo, known, check
 
-    def _render(self, todo: list[RenderUnit]) -> list[OutputFile]:
+    def _render(self, todo: list[RenderUnit], rules: _Rules | None) -> list[OutputFile] | None:
+        """The files of ``todo``, formatted; None (nothing kept) when ``rules``, running
+        meanwhile, find errors."""
         from kit_core.generators.go.gofmt import gofmt_all
         from kit_core.generators.go.render import preload
         from kit_core.incremental.render import render_units
 
-        rendered = render_units(todo, self.parallel, before_fork=preload)
+        watch = rules.pending if rules is not None else None
+        rendered = render_units(todo, self.parallel, before_fork=preload, watch=watch)
+        if rendered is None:
+            return None
         self.rendered_files = rendered
         return gofmt_all(sorted((f for fs in rendered.values() for f in fs), key=lambda f: f.path))
 
@@ -292,6 +323,22 @@ class _Run:
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def _has_error(diagnostics: Iterable[Diagnostic]) -> bool:
+    return any(d.is_error for d in diagnostics)
+
+
+@dataclass(frozen=True, slots=True)
+class _Rules:
+    """The analyzer's rules of a split check, running in another process (`ahead.Pending`)."""
+
+    split: SplitCheck
+    pending: Pending
+
+    def diagnostics(self) -> list[Printed]:
+        """Every diagnostic of the check (waits for the rules)."""
+        return _printed(self.split.complete(self.pending.result()).diagnostics)
 
 
 def _go_mod(project_root: Path) -> Path | None:

@@ -13,6 +13,6 @@ fields (bodies, mixins, collisions), validators (families, ranges, overflow), fi
 bindings, collisions), events, security (schemes, basePath), imports, filepos.
 """
 
-from kit_core.analyzer.session import Analysis, Analyzer, analyze
+from kit_core.analyzer.session import Analysis, Analyzer, Split, analyze, analyze_split
 
-__all__ = ["Analysis", "Analyzer", "analyze"]
+__all__ = ["Analysis", "Analyzer", "Split", "analyze", "analyze_split"]

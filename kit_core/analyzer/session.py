@@ -12,8 +12,8 @@ contracts, cycles) and run on every analysis.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import partial
+from dataclasses import dataclass, field, replace
+from functools import cache, partial
 from typing import TYPE_CHECKING
 
 from kit_core.analyzer import (
@@ -139,6 +139,24 @@ class Analysis:
 
     def for_file(self, path: str) -> tuple[Diagnostic, ...]:
         return tuple(d for d in self.diagnostics if d.span.path == path)
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """An analysis in two parts (`Analyzer.split_all`): ``analysis()`` lacks the rules'
+    diagnostics (it has the parse errors) - enough to generate from, not to know whether the
+    design has errors; ``rules()`` runs them and `complete` adds what they found."""
+
+    analysis: Callable[[], Analysis]
+    rules: Callable[[], tuple[Diagnostic, ...]]
+
+    def complete(self, found: Iterable[Diagnostic]) -> Analysis:
+        a = self.analysis()
+        return replace(a, diagnostics=_finished(list(found), a.files))
+
+
+def analyze_split(files: Sequence[SourceFile], manifest: Manifest | None = None) -> Split:
+    return Analyzer(manifest).split_all(files)
 
 
 @dataclass(slots=True)
@@ -386,23 +404,12 @@ class Analyzer:
     def _analyze_all(self) -> Analysis:
         files = self.files
         symbols = self._symbols(files)
-        ctx = Ctx.create(symbols, self._manifest)
-        ctx.summaries = self._summaries
-        ctx.methods = self._methods
-        ctx.reusable = self._reusable
+        ctx = self._ctx(symbols)
         out: list[Diagnostic] = []
         for f in files:
             out.extend(self._file(ctx, f))
-        design: list[SourceFile] = list(files)
-        by_rule: dict[str, tuple[Diagnostic, ...]] = {}
-        for name, rule in DESIGN_RULES:
-            before = len(ctx.diags)
-            _run_rule(ctx, name, partial(rule, ctx, design), self._manifest.path if self._manifest else "")
-            by_rule[name] = tuple(ctx.diags[before:])
-        out.extend(ctx.diags)
-        out = _without_cascades(out, files)
-        for f in files:
-            out.extend(d for d in f.parse_diagnostics if isinstance(d, Diagnostic))
+        design, by_rule = self._design_rules(ctx, files)
+        found = _finished([*out, *design], files)
         http = ctx.http
         live = {id(m.method) for m in http.methods}
         for key in [k for k in self._methods if k not in live]:
@@ -411,8 +418,54 @@ class Analyzer:
             del self._reusable[stale]
         if self._last is not None:
             retire(self._last)
-        self._last = Analysis(_sorted(out), symbols, ctx.index, http, files, self._manifest, by_rule)
+        self._last = Analysis(found, symbols, ctx.index, http, files, self._manifest, by_rule)
         return self._last
+
+    def split_all(self, files: Iterable[SourceFile]) -> Split:
+        """An analysis of ``files`` in two parts (`Split`): what generators read (symbols,
+        types, the HTTP model), built when `Split.analysis` is first called, and the rules -
+        file rules, then the design's, as `update_all` runs them - when `Split.rules` is
+        (`kit gen` runs them in a forked process while this one builds the rest and
+        renders). For a one-shot run: the session keeps nothing for a later update (a fresh
+        session: `analyze_split`)."""
+        self._files = {f.path: f for f in files}
+        files = self.files
+        with paused_gc():
+            ctx = self._ctx(self._symbols(files))
+
+        @cache
+        def analysis() -> Analysis:
+            with paused_gc():
+                return Analysis(_finished([], files), ctx.symbols, ctx.index, ctx.http, files, self._manifest)
+
+        def rules() -> tuple[Diagnostic, ...]:
+            with paused_gc():
+                out = [d for f in files for d in self._file(ctx, f)]
+                return (*out, *self._design_rules(ctx, files)[0])
+
+        return Split(analysis, rules)
+
+    def _ctx(self, symbols: SymbolTable) -> Ctx:
+        ctx = Ctx.create(symbols, self._manifest)
+        ctx.summaries = self._summaries
+        ctx.methods = self._methods
+        ctx.reusable = self._reusable
+        return ctx
+
+    def _design_rules(
+        self, ctx: Ctx, files: tuple[SourceFile, ...]
+    ) -> tuple[list[Diagnostic], dict[str, tuple[Diagnostic, ...]]]:
+        """The design-wide rules' diagnostics, and what each rule reported (they run after
+        the file rules)."""
+        ctx.diags = []
+        design: list[SourceFile] = list(files)
+        by_rule: dict[str, tuple[Diagnostic, ...]] = {}
+        for name, rule in DESIGN_RULES:
+            before = len(ctx.diags)
+            _run_rule(ctx, name, partial(rule, ctx, design), self._manifest.path if self._manifest else "")
+            by_rule[name] = tuple(ctx.diags[before:])
+        out, ctx.diags = ctx.diags, []
+        return out, by_rule
 
     def _symbols(self, files: tuple[SourceFile, ...]) -> SymbolTable:
         """The symbol table, reusing the packages whose files did not change."""
@@ -550,6 +603,14 @@ def _run_decl(ctx: Ctx, f: SourceFile, decl: Decl) -> _Entry:
     return _Entry(tuple(diags), frozenset(deps))
 
 
+def _finished(diags: list[Diagnostic], files: Sequence[SourceFile]) -> tuple[Diagnostic, ...]:
+    """Rule diagnostics, less the cascades, with the parse errors, sorted."""
+    out = _without_cascades(diags, files)
+    for f in files:
+        out.extend(d for d in f.parse_diagnostics if isinstance(d, Diagnostic))
+    return _sorted(out)
+
+
 def _without_cascades(diags: list[Diagnostic], files: Sequence[SourceFile]) -> list[Diagnostic]:
     """Drop analyzer diagnostics on a line that holds a syntax error: what the parser
     recovered there is a guess, and reports about it are noise until the text is fixed."""
@@ -579,4 +640,4 @@ def analyze(files: Sequence[SourceFile], manifest: Manifest | None = None) -> An
     return Analyzer(manifest).update_all(files)
 
 
-__all__ = ["DESIGN_RULES", "FILE_RULES", "Analysis", "Analyzer", "analyze"]
+__all__ = ["DESIGN_RULES", "FILE_RULES", "Analysis", "Analyzer", "Split", "analyze", "analyze_split"]

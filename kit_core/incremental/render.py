@@ -8,18 +8,29 @@ waits for the other whatever the weights are worth. The child inherits the analy
 so nothing is sent to it; its files come back pickled through a temporary file (plain
 strings: fast). Templates are compiled before the fork, so neither process compiles them
 twice. A child that fails for any reason is not trusted: its units are rendered here.
+
+``watch`` (`ahead.Pending`) is work running meanwhile in another process that may find
+the rendering moot (the analyzer's rules, in `kit gen`): the parent asks it between units,
+and stops, and stops the child, as soon as it says so; a unit that raised meanwhile is an
+error only if the rendering is wanted.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
+import signal
 import tempfile
 import traceback
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from kit_core.generators.base import OutputFile
 from kit_core.generators.units import RenderUnit
+
+if TYPE_CHECKING:
+    from kit_core.incremental.ahead import Pending
 
 MIN_PARALLEL_WEIGHT = 400  # below this a fork (and pickling the files back) costs more than it saves
 
@@ -27,8 +38,12 @@ Rendered = dict[str, list[OutputFile]]
 
 
 def render_units(
-    units: Sequence[RenderUnit], parallel: bool = False, before_fork: Callable[[], None] | None = None
-) -> Rendered:
+    units: Sequence[RenderUnit],
+    parallel: bool = False,
+    before_fork: Callable[[], None] | None = None,
+    watch: Pending | None = None,
+) -> Rendered | None:
+    """The files of each unit, by its name; None when ``watch`` found the rendering moot."""
     weight = sum(u.weight for u in units)
     if (
         not parallel
@@ -37,42 +52,79 @@ def render_units(
         or not hasattr(os, "fork")
         or (os.cpu_count() or 1) < 2
     ):
-        return {u.name: u.render() for u in units}
+        return _here(units, watch)
     if before_fork is not None:
         before_fork()
-    return _forked(sorted(units, key=lambda u: -u.weight))
+    return _forked(sorted(units, key=lambda u: -u.weight), watch)
+
+
+def _here(units: Sequence[RenderUnit], watch: Pending | None) -> Rendered | None:
+    out: Rendered = {}
+    try:
+        for u in units:
+            if watch is not None and watch.moot():
+                return None
+            out[u.name] = u.render()
+    except Exception:
+        if watch is not None and watch.ahead.moot(watch.result()):
+            return None
+        raise
+    return None if watch is not None and watch.ahead.moot(watch.result()) else out
 
 
 _NUMBER = 4  # bytes per unit number in the queue (a read of at most PIPE_BUF bytes is atomic)
 _QUEUE_BYTES = 60_000  # below a pipe's capacity (64 KiB on Linux): the write never blocks
 
 
-def _forked(units: list[RenderUnit]) -> Rendered:
+def _forked(units: list[RenderUnit], watch: Pending | None) -> Rendered | None:
     shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
     fd, tmp = tempfile.mkstemp(prefix="kit-render-", suffix=".pickle", dir=shm)
     os.close(fd)
     queue_r, queue_w = os.pipe()
+    pid = 0
     try:
         os.write(queue_w, b"".join(i.to_bytes(_NUMBER, "little") for i in range(len(units))))
         os.close(queue_w)
         pid = os.fork()
         if pid == 0:  # the child: render what it takes, hand the files over, end without cleanup
             _child(units, queue_r, tmp)
-        out = _take(units, queue_r)
+        out: Rendered = {}
+        failed: Exception | None = None
+        try:
+            _take(units, queue_r, out, watch.moot if watch is not None else _never)
+        except Exception as exc:  # noqa: BLE001 - an error only if the rendering is wanted (below)
+            failed = exc
+        if watch is not None and watch.ahead.moot(watch.result()):
+            return None  # the child is stopped below
         _, status = os.waitpid(pid, 0)
+        pid = 0
+        if failed is not None:
+            raise failed
         handed = _read(tmp) if status == 0 else None
         missing = [u for u in units if u.name not in out and (handed is None or u.name not in handed)]
         out.update(handed or {})
         out.update({u.name: u.render() for u in missing})  # what a failed child took
         return out
     finally:
+        if pid:
+            _stop(pid)
         os.close(queue_r)
-        os.unlink(tmp)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
 
 
-def _take(units: list[RenderUnit], queue: int) -> Rendered:
-    out: Rendered = {}
-    while len(data := os.read(queue, _NUMBER)) == _NUMBER:
+def _never() -> bool:
+    return False
+
+
+def _stop(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+
+
+def _take(units: list[RenderUnit], queue: int, out: Rendered, stop: Callable[[], bool] = _never) -> Rendered:
+    while not stop() and len(data := os.read(queue, _NUMBER)) == _NUMBER:
         unit = units[int.from_bytes(data, "little")]
         out[unit.name] = unit.render()
     return out
@@ -81,7 +133,7 @@ def _take(units: list[RenderUnit], queue: int) -> Rendered:
 def _child(units: list[RenderUnit], queue: int, tmp: str) -> None:
     status = 1
     try:
-        rendered = _take(units, queue)
+        rendered = _take(units, queue, {})
         with open(tmp, "wb") as fh:
             pickle.dump(rendered, fh, protocol=pickle.HIGHEST_PROTOCOL)
         status = 0

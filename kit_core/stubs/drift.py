@@ -55,8 +55,10 @@ def find_drift(expected: Sequence[Expected], read: Read) -> list[Drift]:
     out = []
     for e in expected:
         data = read(e.path)
+        if data is None:
+            continue
         wanted = e.parsed()
-        if data is None or wanted is None:
+        if wanted is None:
             continue
         found = method_in(data, e.receiver, e.method)
         if found is None:

@@ -87,3 +87,27 @@ def test_gen_finds_the_design_in_a_direct_subfolder(tmp_path: Path) -> None:
     (design / "a.kit").write_text("package shop\n\ntype lower {}\n")
     out = run("gen", str(tmp_path), cwd=tmp_path)
     assert "design/a.kit:3:6: error decl/name-case" in out.stderr
+
+
+def test_gen_in_process_runs_without_cyclic_collections(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A one-shot `kit gen` pauses the cyclic collector for the whole run (each phase paused
+    it; between them a full collection walked the whole design), and restores it after."""
+    import gc
+    import shutil
+
+    from kit_core import regenerate
+
+    shutil.copytree(Path(__file__).resolve().parents[2] / "examples/todo/design", tmp_path / "design")
+    (tmp_path / "go.mod").write_text("module example.com/todo\n\ngo 1.26\n")
+    monkeypatch.setenv("KIT_NO_DAEMON", "1")
+    during: list[bool] = []
+    real = regenerate.regenerate
+
+    def watched(*args: object, **kwargs: object) -> regenerate.Outcome:
+        out = real(*args, **kwargs)  # type: ignore[arg-type]
+        during.append(gc.isenabled())
+        return out
+
+    monkeypatch.setattr(regenerate, "regenerate", watched)
+    assert main(["gen", str(tmp_path / "design")]) == 0
+    assert during == [False] and gc.isenabled()

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from kit_core import program
 from kit_core.generators import openapi
 from kit_core.generators.openapi import serialize
+from kit_core.generators.openapi.emit import Writer
 from kit_core.generators.openapi.incremental import forget, render_incremental
 from kit_core.incremental.keys import DesignKeys
 
@@ -65,3 +66,30 @@ def test_document_kept_in_pieces_is_the_document_built_whole() -> None:
         forget()
         assert render_incremental(symbols, design.manifest, http, index, keys) == whole, name
         assert render_incremental(symbols, design.manifest, http, index, keys) == whole, name  # from the pieces
+
+
+_lines = st.lists(_text, min_size=1, max_size=4).map("\n".join)  # more block scalars, blank lines among them
+_key = _text.filter(bool) | st.integers(0, 600)
+_deep = st.recursive(
+    _scalar | _lines,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_key, inner, max_size=3),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_deep)
+@example({"k": " lead\n\nx", "m": [{"a": "x\ny", "b": ["p\nq", [], {}]}, [["r\ns"]]]})
+@example({"k": "x\n\n", "j": 1})  # `|+`: libyaml closes the document with `...` (the writer gives up)
+@example([{"? x": "a\u2028b"}])
+def test_structure_writer_writes_what_libyaml_writes(value: Any) -> None:
+    text = Writer(serialize._emit_c).document(value)
+    if text is not None:
+        assert text == serialize._emit_c(value)
+
+
+def test_structure_writer_takes_the_design_documents() -> None:
+    for name in sorted(p.name for p in EXAMPLES.iterdir() if (p / "design").is_dir()):
+        design, checked, _ = _design(name)
+        doc = serialize.canonical(openapi.document_for(checked.analysis, design.manifest))
+        assert Writer(serialize._emit_c).document(doc) == serialize._emit_c(doc), name

@@ -66,12 +66,15 @@ def go_string(value: str) -> str:
     return "".join(out)
 
 
+_NEXT_LINE = re.compile(r"\n(?=[^\n])")  # the break before a line that is not empty
+
+
 def nest(stmt: str, depth: int = 1) -> str:
-    """Indent the lines after the first by ``depth`` tabs (the template indents the first)."""
+    """Indent the lines after the first by ``depth`` tabs (the template indents the first);
+    empty lines stay empty."""
     if "\n" not in stmt:
         return stmt
-    pad = "\t" * depth
-    return "\n".join(line if not line or i == 0 else pad + line for i, line in enumerate(stmt.split("\n")))
+    return _NEXT_LINE.sub("\n" + "\t" * depth, stmt)
 
 
 def go_comment(text: str | None, indent: str = "") -> str:
@@ -84,9 +87,9 @@ def go_comment(text: str | None, indent: str = "") -> str:
 
 def block(header: str, *body: str) -> str:
     """`header {` + the body statements indented one level + `}` (gofmt's layout)."""
-    inner = "\n".join(body)
-    inner = "\n".join("\t" + line if line else line for line in inner.split("\n"))
-    return f"{header} {{\n{inner}\n}}"
+    inner = _NEXT_LINE.sub("\n\t", "\n".join(body))
+    first = "\t" if inner[:1] not in ("", "\n") else ""  # the first line too, unless empty
+    return f"{header} {{\n{first}{inner}\n}}"
 
 
 def preload() -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 import yaml
 
+from kit_core.generators.openapi.emit import Writer
 from kit_core.writer.headers import YAML_REGEN
 
 _SORTED_MAPS = frozenset(
@@ -101,9 +102,15 @@ def to_yaml(doc: dict[str, Any]) -> str:
 
 def dump(value: Any) -> str:
     """YAML of a value already in canonical order."""
-    text = _dump(value, _CDumper)
+    text = Writer(_emit_c).document(value)  # libyaml's text, each distinct scalar emitted once
+    if text is None:
+        text = _dump(value, _CDumper)
     redo = "\\U" in text or text.endswith("\n" + END_MARKER) or _COMPLEX_KEY.search(text)
     return _dump(value, _Dumper) if redo else text
+
+
+def _emit_c(value: Any) -> str:
+    return _dump(value, _CDumper)
 
 
 _COMPLEX_KEY = re.compile(r"^ *(?:- )*\? ", re.MULTILINE)
