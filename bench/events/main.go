@@ -40,6 +40,12 @@ type result struct {
 	cpu     time.Duration // this process's CPU time per event (publisher and consumer)
 }
 
+// warmups is how many warm-up events (seq -1 to -warmups, each its own key) go through
+// before the timing starts: enough keys to land on every partition of a Kafka topic, so no
+// partition's first fetch (a new topic's leader lookup can wait for a metadata refresh) is
+// timed.
+const warmups = 32
+
 // recorder collects latencies and signals when n events were handled.
 type recorder struct {
 	n      int64
@@ -48,17 +54,24 @@ type recorder struct {
 	lat    []time.Duration
 	done   chan struct{}
 	warm   chan struct{}
-	warmed sync.Once
+	warmed map[int]bool
 }
 
 func newRecorder(n int) *recorder {
-	return &recorder{n: int64(n), lat: make([]time.Duration, 0, n), done: make(chan struct{}), warm: make(chan struct{})}
+	return &recorder{n: int64(n), lat: make([]time.Duration, 0, n), done: make(chan struct{}), warm: make(chan struct{}), warmed: map[int]bool{}}
 }
 
-// handled records one handled event; a negative seq is the warm-up event.
+// handled records one handled event; a negative seq is a warm-up event.
 func (r *recorder) handled(p *payload) {
 	if p.Seq < 0 {
-		r.warmed.Do(func() { close(r.warm) })
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if !r.warmed[p.Seq] {
+			r.warmed[p.Seq] = true
+			if len(r.warmed) == warmups {
+				close(r.warm)
+			}
+		}
 		return
 	}
 	d := time.Duration(time.Now().UnixNano() - p.SentAt)
@@ -80,12 +93,16 @@ func (r *recorder) p99() time.Duration {
 	return r.lat[len(r.lat)*99/100]
 }
 
-// measure publishes n events in batches through publish while the consumer runs, once a
-// warm-up event went through (a new consumer group's first rebalance is not timed).
+// measure publishes n events in batches through publish while the consumer runs, once the
+// warm-up events went through (a new consumer group's first rebalance is not timed).
 func measure(ctx context.Context, n, batch int, rec *recorder, publish func(context.Context, []payload) error) (result, error) {
 	warmup := time.Now().Add(time.Minute)
 	for {
-		if err := publish(ctx, []payload{{Seq: -1, Pad: pad}}); err != nil {
+		items := make([]payload, warmups)
+		for i := range items {
+			items[i] = payload{Seq: -1 - i, Pad: pad}
+		}
+		if err := publish(ctx, items); err != nil {
 			return result{}, err
 		}
 		select {
@@ -94,7 +111,7 @@ func measure(ctx context.Context, n, batch int, rec *recorder, publish func(cont
 			if time.Now().Before(warmup) {
 				continue
 			}
-			return result{}, fmt.Errorf("the consumer never received the warm-up event")
+			return result{}, fmt.Errorf("the consumer never received the warm-up events")
 		}
 		break
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	natsgo "github.com/nats-io/nats.go"
@@ -13,17 +14,39 @@ import (
 	kitnats "github.com/kitdev/kit/runtime/events/nats"
 )
 
-// benchNATS runs the raw jetstream path then the bus path, each on its own subject and
-// durable consumer of one stream.
+// benchNATS runs the raw jetstream path and the bus path, each on a stream and a durable
+// consumer of its own, new every round and deleted after it: no path or round inherits a
+// grown stream or an updated consumer from another.
 func benchNATS(ctx context.Context, url string, round, n, batch int) (result, result, error) {
-	stream := jetstream.StreamConfig{Name: "BENCH", Subjects: []string{"bench.>"}, Storage: jetstream.FileStorage}
-	suffix := fmt.Sprintf("%d.%d", time.Now().UnixNano(), round)
+	suffix := fmt.Sprintf("%d_%d", time.Now().UnixNano(), round)
 	return inOrder(round,
-		func() (result, error) { return natsRaw(ctx, url, stream, "bench.raw."+suffix, n, batch) },
-		func() (result, error) { return natsBus(ctx, url, stream, "bench.bus."+suffix, n, batch) })
+		func() (result, error) { return natsRaw(ctx, url, natsStream("raw", suffix), "raw_"+suffix, n, batch) },
+		func() (result, error) {
+			return natsBus(ctx, url, natsStream("bus", suffix), events.Group("bus_"+suffix), n, batch)
+		})
 }
 
-func natsRaw(ctx context.Context, url string, cfg jetstream.StreamConfig, subject string, n, batch int) (result, error) {
+// natsStream is a path's stream of one round (file storage, the JetStream default).
+func natsStream(path, suffix string) jetstream.StreamConfig {
+	subject := "bench." + path + "." + suffix
+	return jetstream.StreamConfig{Name: "BENCH_" + strings.ToUpper(path) + "_" + suffix, Subjects: []string{subject}, Storage: jetstream.FileStorage}
+}
+
+// dropStream deletes a round's stream (on its own connection: the path's may be closed).
+func dropStream(url, name string) {
+	nc, err := natsgo.Connect(url)
+	if err != nil {
+		return
+	}
+	defer nc.Close()
+	if js, err := jetstream.New(nc); err == nil {
+		_ = js.DeleteStream(context.Background(), name)
+	}
+}
+
+func natsRaw(ctx context.Context, url string, cfg jetstream.StreamConfig, durable string, n, batch int) (result, error) {
+	defer dropStream(url, cfg.Name)
+	subject := cfg.Subjects[0]
 	nc, err := natsgo.Connect(url)
 	if err != nil {
 		return result{}, err
@@ -37,7 +60,7 @@ func natsRaw(ctx context.Context, url string, cfg jetstream.StreamConfig, subjec
 	if err != nil {
 		return result{}, err
 	}
-	cons, err := st.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{Durable: "raw", FilterSubjects: []string{subject},
+	cons, err := st.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{Durable: durable, FilterSubjects: []string{subject},
 		AckPolicy: jetstream.AckExplicitPolicy, DeliverPolicy: jetstream.DeliverNewPolicy})
 	if err != nil {
 		return result{}, err
@@ -74,16 +97,18 @@ func natsRaw(ctx context.Context, url string, cfg jetstream.StreamConfig, subjec
 	})
 }
 
-func natsBus(ctx context.Context, url string, cfg jetstream.StreamConfig, subject string, n, batch int) (result, error) {
+func natsBus(ctx context.Context, url string, cfg jetstream.StreamConfig, group events.Group, n, batch int) (result, error) {
+	defer dropStream(url, cfg.Name)
+	subject := cfg.Subjects[0]
 	tr, err := kitnats.Connect(ctx, url, kitnats.WithStream(cfg))
 	if err != nil {
 		return result{}, err
 	}
 	ev := events.NewEvent[payload](subject, (*payload).Validate)
-	b := events.New(tr, events.WithGroup("bus", events.GroupSettings{MaxInFlight: maxInFlight}))
+	b := events.New(tr, events.WithGroup(group, events.GroupSettings{MaxInFlight: maxInFlight}))
 	defer b.Close(context.Background())
 	rec := newRecorder(n)
-	if err := ev.Subscribe(b, "bus", func(_ context.Context, p *payload) error { rec.handled(p); return nil }); err != nil {
+	if err := ev.Subscribe(b, group, func(_ context.Context, p *payload) error { rec.handled(p); return nil }); err != nil {
 		return result{}, err
 	}
 	if err := b.Start(ctx); err != nil {

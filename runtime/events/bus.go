@@ -199,23 +199,25 @@ func (b *Bus) PublishBatch(ctx context.Context, msgs []*Message) error {
 	if closed {
 		return BatchErrorOf(slices.Repeat([]error{ErrClosed}, len(msgs)))
 	}
-	for _, m := range msgs {
-		b.stamp(ctx, m)
+	// What to stamp is the same for the whole batch: decided once.
+	ct := b.codec.ContentType()
+	traced := trace.SpanContextFromContext(ctx).IsValid()
+	if ct != jsonContentType || traced {
+		for _, m := range msgs {
+			stamp(ctx, m, ct, traced)
+		}
 	}
 	return b.transport.Publish(ctx, msgs)
 }
 
-func (b *Bus) stamp(ctx context.Context, m *Message) {
-	if ct := b.codec.ContentType(); ct != jsonContentType {
-		if m.Header == nil {
-			m.Header = Header{}
-		}
+func stamp(ctx context.Context, m *Message, ct string, traced bool) {
+	if m.Header == nil {
+		m.Header = Header{}
+	}
+	if ct != jsonContentType {
 		m.Header[HeaderContentType] = ct
 	}
-	if trace.SpanContextFromContext(ctx).IsValid() {
-		if m.Header == nil {
-			m.Header = Header{}
-		}
+	if traced {
 		telemetry.InjectHeaders(ctx, m.Header)
 	}
 }
@@ -241,8 +243,8 @@ func (b *Batch) Len() int { return len(b.msgs) }
 // Publish publishes every message that encoded; the *BatchError names, by the order they
 // were added, the messages that failed to encode or to publish.
 func (b *Batch) Publish(ctx context.Context) error {
-	var ok []*Message
-	var idx []int
+	ok := make([]*Message, 0, len(b.msgs))
+	idx := make([]int, 0, len(b.msgs))
 	errs := slices.Clone(b.errs)
 	for i, m := range b.msgs {
 		if errs[i] == nil {

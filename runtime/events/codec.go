@@ -41,6 +41,9 @@ func (JSONCodec) Decode(data []byte, v any, strict bool) error {
 		// json.Unmarshal is the fast path (no decoder to allocate); it refuses data after
 		// the value with a syntax error, reported like the strict path's.
 		err := json.Unmarshal(trimmed, v)
+		if err == nil { // before errors.As: its target escapes, an allocation per message
+			return nil
+		}
 		var se *json.SyntaxError
 		if errors.As(err, &se) && strings.Contains(se.Error(), "after top-level value") {
 			return errTrailingData

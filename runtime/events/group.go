@@ -51,6 +51,10 @@ func ExponentialBackoff(initial, max time.Duration) Backoff {
 type GroupSettings struct {
 	// MaxInFlight is how many messages of the group are handled at once in this process
 	// (default 16). Messages of one ordering key are handled one at a time, in order.
+	// While a group is idle and its handlers are fast (under 20µs on average), a message
+	// is handled on the transport's delivering goroutine rather than handed to a worker
+	// (the hand-over would cost more than the handler); so, as with any bounded consumer,
+	// a handler must not wait for another message of its own group.
 	MaxInFlight int
 	// AckWait is how long the broker waits for a settlement before it redelivers a
 	// message (default 30s; durable transports only).
@@ -63,6 +67,14 @@ type GroupSettings struct {
 	Backoff Backoff
 	// StartAt is where a new group starts (default StartNew).
 	StartAt StartPosition
+	// Prefetch is how many messages a member fetches ahead of its handlers: JetStream's
+	// pull batch, the records a Kafka consumer takes per poll. It is independent of
+	// MaxInFlight, so a group with few handlers is still fed in large batches. Zero takes
+	// the transport's default (JetStream 500, nats.go's own; Kafka classic groups 1,000;
+	// Kafka share groups MaxInFlight, since each record fetched is locked to this member).
+	// Stop hands back what was fetched and not yet handled, so a deep prefetch costs
+	// nothing during a rolling deploy.
+	Prefetch int
 }
 
 const (

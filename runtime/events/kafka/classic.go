@@ -37,6 +37,12 @@ func (p *partitionTrack) add(offset int64) {
 }
 
 func (p *partitionTrack) settle(offset int64) {
+	if len(p.pending) > 0 && p.pending[0] == offset && len(p.settled) == 0 {
+		// The common case, records settled in the order they came: no map.
+		p.next = offset + 1
+		p.pending = p.pending[1:]
+		return
+	}
 	p.settled[offset] = true
 	for len(p.pending) > 0 && p.settled[p.pending[0]] {
 		delete(p.settled, p.pending[0])
@@ -65,7 +71,7 @@ type classicConsumer struct {
 }
 
 func (t *Transport) subscribeClassic(spec events.ConsumerSpec, sink events.Sink) (events.Consumer, error) {
-	c := &classicConsumer{t: t, sink: sink, maxPoll: max(spec.Settings.MaxInFlight*4, 16),
+	c := &classicConsumer{t: t, sink: sink, maxPoll: classicPoll(spec.Settings),
 		owned: map[topicPartition]bool{}, parts: map[topicPartition]*partitionTrack{}, done: make(chan struct{}), commitDone: make(chan struct{})}
 	start := kgo.NewOffset().AtEnd()
 	if spec.Settings.StartAt == events.StartAll {
@@ -92,8 +98,21 @@ func (t *Transport) subscribeClassic(spec events.ConsumerSpec, sink events.Sink)
 	return c, nil
 }
 
-// poll fetches and hands records to the bus until Stop; the records of the last fetch are
-// all handed over before it returns.
+// defaultClassicPoll is how many records a classic member takes per poll by default
+// (GroupSettings.Prefetch): franz-go buffers fetches anyway, so a poll only bounds what one
+// loop hands over.
+const defaultClassicPoll = 1000
+
+func classicPoll(s events.GroupSettings) int {
+	if s.Prefetch > 0 {
+		return s.Prefetch
+	}
+	return defaultClassicPoll
+}
+
+// poll fetches and hands records to the bus until Stop. Records of the last poll not yet
+// handed over when Stop begins are left: they were never tracked, so no commit passes them
+// and the partition's next owner reads them.
 func (c *classicConsumer) poll() {
 	defer close(c.done)
 	for c.pollCtx.Err() == nil {
@@ -102,11 +121,15 @@ func (c *classicConsumer) poll() {
 			return
 		}
 		for _, r := range fetches.Records() {
+			if c.stopping.Load() {
+				return
+			}
 			tp := topicPartition{r.Topic, r.Partition}
 			if !c.track(tp, r.Offset) {
 				continue // revoked while we were fetching: the next owner reads it
 			}
-			d := &classicDelivery{c: c, tp: tp, r: r, m: fromRecord(r, 1)}
+			d := &classicDelivery{c: c, tp: tp, r: r}
+			fillFromRecord(&d.m, r, 1)
 			if err := c.sink(c.sinkCtx, d); err != nil {
 				c.handBack(tp)
 				return // stop budget over: unsettled records are read again by the next owner
@@ -312,14 +335,15 @@ func deadlineOf(ctx context.Context) time.Time {
 	return time.Now().Add(time.Hour)
 }
 
+// classicDelivery carries its message: one allocation per record, not two.
 type classicDelivery struct {
 	c  *classicConsumer
 	tp topicPartition
 	r  *kgo.Record
-	m  *events.Message
+	m  events.Message
 }
 
-func (d *classicDelivery) Message() *events.Message { return d.m }
+func (d *classicDelivery) Message() *events.Message { return &d.m }
 
 func (d *classicDelivery) Ack(context.Context) error {
 	d.c.settle(d.tp, d.r.Offset)
@@ -335,9 +359,8 @@ func (d *classicDelivery) Term(context.Context) error {
 // record back to the broker, so the partition's commit waits for it.
 func (d *classicDelivery) Nak(_ context.Context, delay time.Duration) error {
 	d.c.handBack(d.tp)
-	next := *d.m
-	next.Attempt++
-	again := &classicDelivery{c: d.c, tp: d.tp, r: d.r, m: &next}
+	again := &classicDelivery{c: d.c, tp: d.tp, r: d.r, m: d.m}
+	again.m.Attempt++
 	time.AfterFunc(delay, func() {
 		if !d.c.rehand(d.tp) {
 			return // stopping or moved: read again by the next owner (the commit never passed it)

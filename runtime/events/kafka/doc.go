@@ -12,8 +12,9 @@
 // partitions. Offsets are committed once every record before them is settled, so nothing
 // is lost; a retry is redelivered by this member after the delay while the partition's
 // commit waits for it. On a rebalance a member finishes (or, past 10s, gives up) the records
-// of the partitions it loses before they move. Stop stops fetching, hands the records it
-// already fetched to the handlers, waits for them within its budget, commits and leaves the
+// of the partitions it loses before they move. Stop stops fetching and handing records over
+// (records fetched and not yet handed over were never committed past: the partition's next
+// owner reads them), waits for the handlers within its budget, commits and leaves the
 // group, so a graceful stop and restart handles every record once; a record still unsettled
 // when the budget ends is redelivered after the restart, with the records after it on its
 // partition.

@@ -44,12 +44,12 @@ func (t *Transport) subscribeShare(ctx context.Context, spec events.ConsumerSpec
 		kgo.SeedBrokers(t.seeds()...),
 		kgo.ShareGroup(string(spec.Group)),
 		kgo.ConsumeTopics(spec.Contracts...),
-		kgo.ShareMaxRecords(int32(max(spec.Settings.MaxInFlight, 1))),
+		kgo.ShareMaxRecords(int32(sharePoll(spec.Settings))),
 	)...)
 	if err != nil {
 		return nil, err
 	}
-	c := &shareConsumer{cl: cl, sink: sink, maxPoll: max(spec.Settings.MaxInFlight, 1), done: make(chan struct{})}
+	c := &shareConsumer{cl: cl, sink: sink, maxPoll: sharePoll(spec.Settings), done: make(chan struct{})}
 	c.pollCtx, c.stopPoll = context.WithCancel(context.Background())
 	c.sinkCtx, c.cancel = context.WithCancel(context.Background())
 	go c.poll()
@@ -175,4 +175,14 @@ func (d *shareDelivery) Nak(_ context.Context, delay time.Duration) error {
 	d.waiting.Store(true)
 	time.AfterFunc(min(delay, maxShareHold), func() { d.settle(kgo.AckRelease) })
 	return nil
+}
+
+// sharePoll is how many records a share member acquires at once (GroupSettings.Prefetch,
+// default MaxInFlight): each is locked to this member until settled or its lock expires,
+// so acquiring far ahead of the handlers would keep records from the other members.
+func sharePoll(s events.GroupSettings) int {
+	if s.Prefetch > 0 {
+		return s.Prefetch
+	}
+	return max(s.MaxInFlight, 1)
 }

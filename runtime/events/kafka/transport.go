@@ -144,7 +144,7 @@ func (t *Transport) Publish(ctx context.Context, msgs []*events.Message) error {
 
 // ensureTopics creates the missing topics among names (WithTopicCreation only).
 func (t *Transport) ensureTopics(ctx context.Context, names []string) error {
-	if !t.opts.create {
+	if !t.opts.create || t.allCreated(names) {
 		return nil
 	}
 	req := kmsg.NewPtrCreateTopicsRequest()
@@ -173,6 +173,17 @@ func (t *Transport) ensureTopics(ctx context.Context, names []string) error {
 		t.created.Store(topic.Topic, struct{}{})
 	}
 	return nil
+}
+
+// allCreated reports whether every topic of names is known to exist (the common case:
+// no request to build).
+func (t *Transport) allCreated(names []string) bool {
+	for _, name := range names {
+		if _, ok := t.created.Load(name); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // Subscribe joins the group: a share group when named in WithShareGroups, else a classic
@@ -207,7 +218,14 @@ func toRecord(m *events.Message) *kgo.Record {
 }
 
 func fromRecord(r *kgo.Record, attempt int) *events.Message {
-	m := &events.Message{Contract: r.Topic, Key: string(r.Key), Payload: r.Value, Attempt: attempt, Raw: r}
+	m := &events.Message{}
+	fillFromRecord(m, r, attempt)
+	return m
+}
+
+// fillFromRecord sets m from a record (into a Message a delivery embeds).
+func fillFromRecord(m *events.Message, r *kgo.Record, attempt int) {
+	*m = events.Message{Contract: r.Topic, Key: string(r.Key), Payload: r.Value, Attempt: attempt, Raw: r}
 	for _, h := range r.Headers {
 		if h.Key == headerID {
 			m.ID = string(h.Value)
@@ -218,7 +236,6 @@ func fromRecord(r *kgo.Record, attempt int) *events.Message {
 		}
 		m.Header[h.Key] = string(h.Value)
 	}
-	return m
 }
 
 // RecordFrom returns the record a consumed events.Message came from (offset, partition,

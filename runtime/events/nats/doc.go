@@ -11,7 +11,8 @@
 // contracts as filter subjects, so instances of a group share its messages and every group
 // gets every message. Per-group settings (events.GroupSettings) map to the consumer:
 // AckWait to AckWait, MaxAttempts to MaxDeliver, StartAt to the deliver policy;
-// MaxInFlight is the instance's concurrency and pull batch. WithConsumerConfig adjusts
+// MaxInFlight is the instance's concurrency; Prefetch its pull batch (default 500, nats.go's
+// own, whatever MaxInFlight is). WithConsumerConfig adjusts
 // anything else (MaxAckPending, for one).
 //
 // Retries are negative acknowledgements with the backoff delay (NakWithDelay); the bus

@@ -3,6 +3,8 @@ package nats
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -33,7 +35,7 @@ func (t *Transport) subscribeJetStream(ctx context.Context, spec events.Consumer
 	runCtx, cancel := context.WithCancel(context.Background())
 	c := &jsConsumer{t: t, cancel: cancel}
 	cc, err := cons.Consume(func(msg jetstream.Msg) { c.deliver(runCtx, msg, sink) },
-		jetstream.PullMaxMessages(pullBatch(spec.Settings.MaxInFlight)))
+		jetstream.PullMaxMessages(pullBatch(spec.Settings)))
 	if err != nil {
 		cancel()
 		return nil, err
@@ -86,15 +88,55 @@ func (c *jsConsumer) deliver(ctx context.Context, msg jetstream.Msg, sink events
 		_ = msg.Nak()
 		return
 	}
-	attempt := 1
-	if md, err := msg.Metadata(); err == nil {
-		attempt = int(md.NumDelivered)
-	}
-	d := &jsDelivery{msg: msg, m: fromNATS(msg.Subject(), msg.Headers(), msg.Data(), attempt)}
+	d := &jsDelivery{msg: msg}
+	fillFromNATS(&d.m, msg.Subject(), msg.Headers(), msg.Data(), attempt(msg))
 	d.m.Raw = msg
 	if err := sink(ctx, d); err != nil {
 		_ = msg.Nak()
 	}
+}
+
+// attempt is the message's delivery count. It reads it from the ack subject without
+// allocating (Metadata splits the subject into a slice and builds a struct for each
+// message); an ack subject of a shape it does not know falls back to Metadata.
+func attempt(msg jetstream.Msg) int {
+	if n, ok := numDelivered(msg.Reply()); ok {
+		return n
+	}
+	if md, err := msg.Metadata(); err == nil {
+		return int(md.NumDelivered)
+	}
+	return 1
+}
+
+// numDelivered reads the delivery count of a JetStream ack subject (ADR-15):
+// $JS.ACK.<stream>.<consumer>.<delivered>.<sseq>.<cseq>.<tm>.<pending> (9 tokens), or with
+// <domain>.<account hash> before the stream and more tokens after the pending count (11 or
+// more) - nats.go's parser accepts the same two shapes.
+func numDelivered(reply string) (int, bool) {
+	const prefix = "$JS.ACK."
+	if !strings.HasPrefix(reply, prefix) {
+		return 0, false
+	}
+	tokens := strings.Count(reply, ".") + 1
+	var at int // index of the delivered token
+	switch {
+	case tokens == 9:
+		at = 4
+	case tokens >= 11:
+		at = 6
+	default:
+		return 0, false
+	}
+	rest := reply
+	for range at {
+		rest = rest[strings.IndexByte(rest, '.')+1:]
+	}
+	if i := strings.IndexByte(rest, '.'); i >= 0 {
+		rest = rest[:i]
+	}
+	n, err := strconv.Atoi(rest)
+	return n, err == nil && n > 0
 }
 
 // Stop stops pulling and hands back (Nak, no delay) every buffered message.
@@ -111,12 +153,13 @@ func (c *jsConsumer) Stop(ctx context.Context) error {
 	return flush(ctx, c.t.nc)
 }
 
+// jsDelivery carries its message: one allocation per delivery, not two.
 type jsDelivery struct {
 	msg jetstream.Msg
-	m   *events.Message
+	m   events.Message
 }
 
-func (d *jsDelivery) Message() *events.Message   { return d.m }
+func (d *jsDelivery) Message() *events.Message   { return &d.m }
 func (d *jsDelivery) Ack(context.Context) error  { return d.msg.Ack() }
 func (d *jsDelivery) Term(context.Context) error { return d.msg.Term() }
 func (d *jsDelivery) Nak(_ context.Context, delay time.Duration) error {
@@ -126,7 +169,15 @@ func (d *jsDelivery) Nak(_ context.Context, delay time.Duration) error {
 	return d.msg.NakWithDelay(delay)
 }
 
-// pullBatch is how many messages a member asks for at once: enough to keep its handlers
-// busy between pulls. Stop hands back what is buffered, so a large batch costs nothing
-// during a deploy.
-func pullBatch(maxInFlight int) int { return max(maxInFlight*16, 64) }
+// defaultPullBatch is nats.go's own default pull batch: the depth a Go team gets from
+// jetstream's Consume, whatever the handlers' concurrency.
+const defaultPullBatch = 500
+
+// pullBatch is how many messages a member asks for at once (GroupSettings.Prefetch). Stop
+// hands back what is buffered, so a large batch costs nothing during a deploy.
+func pullBatch(s events.GroupSettings) int {
+	if s.Prefetch > 0 {
+		return s.Prefetch
+	}
+	return defaultPullBatch
+}

@@ -16,8 +16,9 @@ import (
 // second publish of it) and the key travels in kit-key.
 func TestMsgFromAndDeduplication(t *testing.T) {
 	t.Parallel()
-	stream := kitnats.WithStream(jetstream.StreamConfig{Name: "RAW", Subjects: []string{"raw.>"}})
-	contract := "raw.msgfrom." + time.Now().Format("150405000000")
+	cfg, prefix := testStream(t, "raw")
+	stream := kitnats.WithStream(cfg)
+	contract := prefix + ".msgfrom"
 	got := make(chan *events.Message, 4)
 	b := events.New(connect(t, stream), events.WithGroup("raw", events.GroupSettings{StartAt: events.StartAll}))
 	t.Cleanup(func() { _ = b.Close(context.Background()) })
@@ -52,10 +53,10 @@ func TestMsgFromAndDeduplication(t *testing.T) {
 // subjects, with the group's settings; a second member joins it rather than adding one.
 func TestGroupIsOneDurableConsumerWithItsSettings(t *testing.T) {
 	t.Parallel()
-	cfg := jetstream.StreamConfig{Name: "RAW", Subjects: []string{"raw.>"}}
+	cfg, prefix := testStream(t, "raw")
 	suffix := time.Now().Format("150405000000")
 	group := events.Group("settings-" + suffix)
-	a, b := "raw.a."+suffix, "raw.b."+suffix
+	a, b := prefix+".a."+suffix, prefix+".b."+suffix
 	settings := events.GroupSettings{AckWait: 7 * time.Second, MaxAttempts: 4, StartAt: events.StartAll}
 	for range 2 {
 		bus := events.New(connect(t, kitnats.WithStream(cfg)), events.WithGroup(group, settings))
@@ -73,7 +74,7 @@ func TestGroupIsOneDurableConsumerWithItsSettings(t *testing.T) {
 	defer tr.Close()
 	js, _ := jetstream.New(tr.Conn())
 	ctx := context.Background()
-	stream, err := js.Stream(ctx, "RAW")
+	stream, err := js.Stream(ctx, cfg.Name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -200,7 +200,14 @@ func toNATS(m *events.Message) *natsgo.Msg {
 }
 
 func fromNATS(subject string, h natsgo.Header, data []byte, attempt int) *events.Message {
-	m := &events.Message{Contract: subject, Payload: data, Attempt: attempt}
+	m := &events.Message{}
+	fillFromNATS(m, subject, h, data, attempt)
+	return m
+}
+
+// fillFromNATS sets m from a NATS message's parts (into a Message a delivery embeds).
+func fillFromNATS(m *events.Message, subject string, h natsgo.Header, data []byte, attempt int) {
+	m.Contract, m.Payload, m.Attempt = subject, data, attempt
 	for k, vs := range h {
 		switch {
 		case k == headerMsgID:
@@ -215,7 +222,6 @@ func fromNATS(subject string, h natsgo.Header, data []byte, attempt int) *events
 			m.Header[k] = first(vs)
 		}
 	}
-	return m
 }
 
 func first(vs []string) string {
