@@ -102,10 +102,11 @@ def type_view(g: GoGen, checks: FieldChecks, t: TypeDecl, package: str, std: set
 
 
 def _cross_field(g: GoGen, em: Emitter, t: TypeDecl, package: str) -> None:
+    cross = [d for d in t.decorators if d.name in CROSS_FIELD]
+    if not cross:
+        return  # most types: no need to gather the fields
     fields = {f.name: f for f in g.design.flat_fields(t, package)}
-    for d in t.decorators:
-        if d.name not in CROSS_FIELD:
-            continue
+    for d in cross:
         members = [fields[n] for n in arg_strings(d) if n in fields]
         cmp, reason = CROSS_MESSAGES[d.name]
         names = " ".join(f.label for f in members)
