@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -204,10 +205,7 @@ func (t *Transport) Subscribe(ctx context.Context, spec events.ConsumerSpec, sin
 const headerID = "kit-id"
 
 func toRecord(m *events.Message) *kgo.Record {
-	r := &kgo.Record{Topic: m.Contract, Value: m.Payload}
-	if m.Key != "" {
-		r.Key = []byte(m.Key)
-	}
+	r := &kgo.Record{Topic: m.Contract, Key: bytesOf(m.Key), Value: m.Payload}
 	for k, v := range m.Header {
 		r.Headers = append(r.Headers, kgo.RecordHeader{Key: k, Value: []byte(v)})
 	}
@@ -225,7 +223,7 @@ func fromRecord(r *kgo.Record, attempt int) *events.Message {
 
 // fillFromRecord sets m from a record (into a Message a delivery embeds).
 func fillFromRecord(m *events.Message, r *kgo.Record, attempt int) {
-	*m = events.Message{Contract: r.Topic, Key: string(r.Key), Payload: r.Value, Attempt: attempt, Raw: r}
+	*m = events.Message{Contract: r.Topic, Key: stringOf(r.Key), Payload: r.Value, Attempt: attempt, Raw: r}
 	for _, h := range r.Headers {
 		if h.Key == headerID {
 			m.ID = string(h.Value)
@@ -236,6 +234,22 @@ func fillFromRecord(m *events.Message, r *kgo.Record, attempt int) {
 		}
 		m.Header[h.Key] = string(h.Value)
 	}
+}
+
+// stringOf is b as a string without a copy: a consumed record's key is never written to
+// (franz-go hands each record its own slice of the fetch, and the payload is shared the
+// same way), so the message's Key can be that memory: one allocation less per record.
+func stringOf(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// bytesOf is s's bytes without a copy (nil for ""): franz-go only reads a produced
+// record's key, and a string is never written to.
+func bytesOf(s string) []byte {
+	if s == "" {
+		return nil
+	}
+	return unsafe.Slice(unsafe.StringData(s), len(s))
 }
 
 // RecordFrom returns the record a consumed events.Message came from (offset, partition,
