@@ -126,8 +126,12 @@ func (c *classicConsumer) poll() {
 		if fetches.IsClientClosed() {
 			return
 		}
+		records := fetches.Records()
+		// The poll's deliveries in one allocation, not one per record: franz-go already
+		// keeps a fetch's records in one slice, which a retained Message pins (Raw) anyway.
+		deliveries := make([]classicDelivery, len(records))
 		var last *partitionTrack // records come in runs of one partition: one lookup per run
-		for _, r := range fetches.Records() {
+		for i, r := range records {
 			if c.stopping.Load() {
 				return
 			}
@@ -139,7 +143,8 @@ func (c *classicConsumer) poll() {
 			if p == nil || !c.track(p, r.Offset) {
 				continue // revoked while we were fetching: the next owner reads it
 			}
-			d := &classicDelivery{p: p, r: r}
+			d := &deliveries[i]
+			d.p, d.r = p, r
 			fillFromRecord(&d.m, r, 1)
 			if err := c.sink(c.sinkCtx, d); err != nil {
 				c.handBack(p)
@@ -354,7 +359,7 @@ func deadlineOf(ctx context.Context) time.Time {
 	return time.Now().Add(time.Hour)
 }
 
-// classicDelivery carries its message: one allocation per record, not two.
+// classicDelivery carries its message (poll allocates them a poll at a time).
 type classicDelivery struct {
 	p *partitionTrack
 	r *kgo.Record
