@@ -156,7 +156,7 @@ func publishBench(b *testing.B, publish func(items []benchPayload) error) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64((cpuNow() - start).Nanoseconds())/float64(b.N), "cpu-ns/event")
+	b.ReportMetric(float64((cpuNow()-start).Nanoseconds())/float64(b.N), "cpu-ns/event")
 }
 
 func BenchmarkPublishRaw(b *testing.B) {

@@ -128,9 +128,12 @@ func (t *Transport) Publish(ctx context.Context, msgs []*events.Message) error {
 	if err := t.ensureTopics(ctx, topics); err != nil {
 		return events.BatchErrorOf(slices.Repeat([]error{err}, len(msgs)))
 	}
+	// The batch's records in one allocation, not one per message.
+	slab := make([]kgo.Record, len(msgs))
 	records := make([]*kgo.Record, len(msgs))
 	for i, m := range msgs {
-		records[i] = toRecord(m)
+		fillRecord(&slab[i], m)
+		records[i] = &slab[i]
 	}
 	results := t.producer.ProduceSync(ctx, records...)
 	errs := make([]error, len(msgs))
@@ -204,15 +207,19 @@ func (t *Transport) Subscribe(ctx context.Context, spec events.ConsumerSpec, sin
 
 const headerID = "kit-id"
 
-func toRecord(m *events.Message) *kgo.Record {
-	r := &kgo.Record{Topic: m.Contract, Key: bytesOf(m.Key), Value: m.Payload}
+// fillRecord sets r (zero) to the record of m.
+func fillRecord(r *kgo.Record, m *events.Message) {
+	r.Topic, r.Key, r.Value = m.Contract, bytesOf(m.Key), m.Payload
+	if len(m.Header) == 0 && m.ID == "" {
+		return
+	}
+	r.Headers = make([]kgo.RecordHeader, 0, len(m.Header)+1)
 	for k, v := range m.Header {
-		r.Headers = append(r.Headers, kgo.RecordHeader{Key: k, Value: []byte(v)})
+		r.Headers = append(r.Headers, kgo.RecordHeader{Key: k, Value: bytesOf(v)})
 	}
 	if m.ID != "" {
-		r.Headers = append(r.Headers, kgo.RecordHeader{Key: headerID, Value: []byte(m.ID)})
+		r.Headers = append(r.Headers, kgo.RecordHeader{Key: headerID, Value: bytesOf(m.ID)})
 	}
-	return r
 }
 
 func fromRecord(r *kgo.Record, attempt int) *events.Message {
@@ -244,7 +251,7 @@ func stringOf(b []byte) string {
 }
 
 // bytesOf is s's bytes without a copy (nil for ""): franz-go only reads a produced
-// record's key, and a string is never written to.
+// record's key and header values, and a string is never written to.
 func bytesOf(s string) []byte {
 	if s == "" {
 		return nil
