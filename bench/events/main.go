@@ -151,7 +151,7 @@ func encode(p *payload) []byte {
 func main() {
 	natsURL := flag.String("nats", os.Getenv("KIT_NATS_URL"), "NATS server URL (JetStream enabled)")
 	kafkaBrokers := flag.String("kafka", os.Getenv("KIT_KAFKA_BROKERS"), "Kafka bootstrap brokers, comma-separated")
-	n := flag.Int("n", 20000, "events per path and round")
+	n := flag.Int("n", 100000, "events per path and round")
 	batch := flag.Int("batch", 100, "events per publish batch")
 	rounds := flag.Int("rounds", 3, "rounds (the median ratio is reported)")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")

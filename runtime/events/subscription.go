@@ -86,30 +86,31 @@ func (e Event[T]) Subscribe(bus *Bus, group Group, fn func(ctx context.Context, 
 // Publish encodes and validates payload and publishes it on bus. A payload that fails
 // validation is not published (*PayloadError).
 func (e Event[T]) Publish(ctx context.Context, bus *Bus, payload *T, opts ...PublishOption) error {
-	m, err := e.message(bus.codec, payload, opts)
+	data, err := e.encodeWith(bus.codec, payload)
 	if err != nil {
 		return err
 	}
-	return bus.Publish(ctx, m)
+	return bus.Publish(ctx, e.message(&Message{}, data, opts))
 }
 
 // Add encodes payload into batch b; an encoding or validation failure is reported by
 // b.Publish at this message's index.
 func (e Event[T]) Add(b *Batch, payload *T, opts ...PublishOption) {
-	m, err := e.message(b.bus.codec, payload, opts)
-	b.add(m, err)
+	data, err := e.encodeWith(b.bus.codec, payload)
+	if err != nil {
+		b.add(nil, err)
+		return
+	}
+	b.add(e.message(b.next(), data, opts), nil)
 }
 
-func (e Event[T]) message(codec Codec, payload *T, opts []PublishOption) (*Message, error) {
-	data, err := e.encodeWith(codec, payload)
-	if err != nil {
-		return nil, err
-	}
-	m := &Message{Contract: e.contract, Payload: data}
+// message fills m with the encoded payload and the publish options.
+func (e Event[T]) message(m *Message, data []byte, opts []PublishOption) *Message {
+	*m = Message{Contract: e.contract, Payload: data}
 	for _, o := range opts {
 		o(m)
 	}
-	return m, nil
+	return m
 }
 
 // contentType is the message's content type; no header means JSON.

@@ -23,6 +23,11 @@ type topicPartition struct {
 // partitionTrack follows one owned partition: the offsets handed to the bus and not yet
 // settled, in order, and the next offset to commit (everything before it is settled).
 type partitionTrack struct {
+	c  *classicConsumer
+	tp topicPartition
+	// owned is false once the partition is revoked or lost: its records still in a fetch
+	// are skipped. A revoked then reassigned partition gets a new track.
+	owned   bool
 	pending []int64
 	settled map[int64]bool
 	next    int64 // -1: nothing to commit yet
@@ -58,8 +63,9 @@ type classicConsumer struct {
 	maxPoll  int
 	stopping atomic.Bool
 
+	// mu guards parts and every partitionTrack. A delivery keeps its partition's track, so
+	// settling looks nothing up; a track forgotten meanwhile is no longer committed from.
 	mu    sync.Mutex
-	owned map[topicPartition]bool
 	parts map[topicPartition]*partitionTrack
 
 	pollCtx    context.Context
@@ -72,7 +78,7 @@ type classicConsumer struct {
 
 func (t *Transport) subscribeClassic(spec events.ConsumerSpec, sink events.Sink) (events.Consumer, error) {
 	c := &classicConsumer{t: t, sink: sink, maxPoll: classicPoll(spec.Settings),
-		owned: map[topicPartition]bool{}, parts: map[topicPartition]*partitionTrack{}, done: make(chan struct{}), commitDone: make(chan struct{})}
+		parts: map[topicPartition]*partitionTrack{}, done: make(chan struct{}), commitDone: make(chan struct{})}
 	start := kgo.NewOffset().AtEnd()
 	if spec.Settings.StartAt == events.StartAll {
 		start = kgo.NewOffset().AtStart()
@@ -120,34 +126,47 @@ func (c *classicConsumer) poll() {
 		if fetches.IsClientClosed() {
 			return
 		}
-		for _, r := range fetches.Records() {
+		records := fetches.Records()
+		// The poll's deliveries in one allocation, not one per record: franz-go already
+		// keeps a fetch's records in one slice, which a retained Message pins (Raw) anyway.
+		deliveries := make([]classicDelivery, len(records))
+		var last *partitionTrack // records come in runs of one partition: one lookup per run
+		for i, r := range records {
 			if c.stopping.Load() {
 				return
 			}
-			tp := topicPartition{r.Topic, r.Partition}
-			if !c.track(tp, r.Offset) {
+			p := last
+			if p == nil || p.tp != (topicPartition{r.Topic, r.Partition}) {
+				p = c.lookup(topicPartition{r.Topic, r.Partition})
+				last = p
+			}
+			if p == nil || !c.track(p, r.Offset) {
 				continue // revoked while we were fetching: the next owner reads it
 			}
-			d := &classicDelivery{c: c, tp: tp, r: r}
+			d := &deliveries[i]
+			d.p, d.r = p, r
 			fillFromRecord(&d.m, r, 1)
 			if err := c.sink(c.sinkCtx, d); err != nil {
-				c.handBack(tp)
+				c.handBack(p)
 				return // stop budget over: unsettled records are read again by the next owner
 			}
 		}
 	}
 }
 
-func (c *classicConsumer) track(tp topicPartition, offset int64) bool {
+// lookup returns the track of an owned partition (nil when not owned).
+func (c *classicConsumer) lookup(tp topicPartition) *partitionTrack {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.owned[tp] {
+	return c.parts[tp]
+}
+
+// track notes a record handed to the bus, unless its partition was revoked meanwhile.
+func (c *classicConsumer) track(p *partitionTrack, offset int64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !p.owned {
 		return false
-	}
-	p := c.parts[tp]
-	if p == nil {
-		p = &partitionTrack{settled: map[int64]bool{}, next: -1, commit: -1}
-		c.parts[tp] = p
 	}
 	p.add(offset)
 	p.handed++
@@ -156,34 +175,29 @@ func (c *classicConsumer) track(tp topicPartition, offset int64) bool {
 
 // handBack marks a record handed to the bus as back with this member (waiting for a retry
 // or not taken by the sink).
-func (c *classicConsumer) handBack(tp topicPartition) {
+func (c *classicConsumer) handBack(p *partitionTrack) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if p := c.parts[tp]; p != nil {
-		p.handed--
-	}
+	p.handed--
 }
 
 // rehand marks a record handed to the bus again (its retry), if this member still owns
 // its partition and is not stopping.
-func (c *classicConsumer) rehand(tp topicPartition) bool {
+func (c *classicConsumer) rehand(p *partitionTrack) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	p := c.parts[tp]
-	if p == nil || !c.owned[tp] || c.stopping.Load() {
+	if !p.owned || c.stopping.Load() {
 		return false
 	}
 	p.handed++
 	return true
 }
 
-func (c *classicConsumer) settle(tp topicPartition, offset int64) {
+func (c *classicConsumer) settle(p *partitionTrack, offset int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if p := c.parts[tp]; p != nil {
-		p.settle(offset)
-		p.handed--
-	}
+	p.settle(offset)
+	p.handed--
 }
 
 // commitLoop commits settled offsets every 200ms until Stop.
@@ -270,7 +284,11 @@ func (c *classicConsumer) assigned(_ context.Context, _ *kgo.Client, assigned ma
 	defer c.mu.Unlock()
 	for topic, ps := range assigned {
 		for _, p := range ps {
-			c.owned[topicPartition{topic, p}] = true
+			tp := topicPartition{topic, p}
+			if t := c.parts[tp]; t != nil && t.owned {
+				continue
+			}
+			c.parts[tp] = &partitionTrack{c: c, tp: tp, owned: true, settled: map[int64]bool{}, next: -1, commit: -1}
 		}
 	}
 }
@@ -293,7 +311,13 @@ func (c *classicConsumer) lost(_ context.Context, _ *kgo.Client, lost map[string
 func (c *classicConsumer) disown(parts map[string][]int32) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	deleteParts(c.owned, parts)
+	for topic, ps := range parts {
+		for _, p := range ps {
+			if t := c.parts[topicPartition{topic, p}]; t != nil {
+				t.owned = false
+			}
+		}
+	}
 }
 
 // forget drops the tracking of parts: late settlements of their records change nothing.
@@ -335,38 +359,38 @@ func deadlineOf(ctx context.Context) time.Time {
 	return time.Now().Add(time.Hour)
 }
 
-// classicDelivery carries its message: one allocation per record, not two.
+// classicDelivery carries its message (poll allocates them a poll at a time).
 type classicDelivery struct {
-	c  *classicConsumer
-	tp topicPartition
-	r  *kgo.Record
-	m  events.Message
+	p *partitionTrack
+	r *kgo.Record
+	m events.Message
 }
 
 func (d *classicDelivery) Message() *events.Message { return &d.m }
 
 func (d *classicDelivery) Ack(context.Context) error {
-	d.c.settle(d.tp, d.r.Offset)
+	d.p.c.settle(d.p, d.r.Offset)
 	return nil
 }
 
 func (d *classicDelivery) Term(context.Context) error {
-	d.c.settle(d.tp, d.r.Offset)
+	d.p.c.settle(d.p, d.r.Offset)
 	return nil
 }
 
 // Nak redelivers the record from this member after delay: a classic group cannot hand one
 // record back to the broker, so the partition's commit waits for it.
 func (d *classicDelivery) Nak(_ context.Context, delay time.Duration) error {
-	d.c.handBack(d.tp)
-	again := &classicDelivery{c: d.c, tp: d.tp, r: d.r, m: d.m}
+	c := d.p.c
+	c.handBack(d.p)
+	again := &classicDelivery{p: d.p, r: d.r, m: d.m}
 	again.m.Attempt++
 	time.AfterFunc(delay, func() {
-		if !d.c.rehand(d.tp) {
+		if !c.rehand(d.p) {
 			return // stopping or moved: read again by the next owner (the commit never passed it)
 		}
-		if err := d.c.sink(d.c.sinkCtx, again); err != nil {
-			d.c.handBack(d.tp)
+		if err := c.sink(c.sinkCtx, again); err != nil {
+			c.handBack(d.p)
 		}
 	})
 	return nil

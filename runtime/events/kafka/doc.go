@@ -6,6 +6,10 @@
 // partitioner puts one key on one partition and the bus handles a key's messages in order;
 // its id travels in the header kit-id. WithTopicCreation creates missing topics.
 //
+// A consumed message's Key and Payload share the record's memory (no copy), and a
+// published record's key and header values share the message's strings: neither is
+// written to. Do not recycle records (franz-go's pools) whose messages are still in use.
+//
 // # Classic consumer groups (default)
 //
 // Each group is a Kafka consumer group over its contracts' topics; its members share the

@@ -1,6 +1,9 @@
 package kafka
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // The commit offset only passes records every one of which before it is settled.
 func TestPartitionTrackCommitsOnlyPastSettledRecords(t *testing.T) {
@@ -42,5 +45,35 @@ func TestPartitionTrackInOrderThenOutOfOrder(t *testing.T) {
 	}
 	if len(p.pending) != 0 || len(p.settled) != 0 {
 		t.Fatalf("left pending %v settled %v", p.pending, p.settled)
+	}
+}
+
+// A revoked partition's records still in a fetch are not handed over; reassigned, the
+// partition gets a new track, and a late settlement of the old one changes nothing.
+func TestRevokedThenReassignedPartitionGetsANewTrack(t *testing.T) {
+	c := &classicConsumer{parts: map[topicPartition]*partitionTrack{}}
+	tp := topicPartition{"t", 0}
+	c.assigned(context.Background(), nil, map[string][]int32{"t": {0}})
+	old := c.lookup(tp)
+	if old == nil || !c.track(old, 5) {
+		t.Fatal("an assigned partition's record was not tracked")
+	}
+	c.disown(map[string][]int32{"t": {0}})
+	if c.track(old, 6) {
+		t.Fatal("a revoked partition's record was tracked")
+	}
+	c.forget(map[string][]int32{"t": {0}})
+	c.assigned(context.Background(), nil, map[string][]int32{"t": {0}})
+	fresh := c.lookup(tp)
+	if fresh == nil || fresh == old || !fresh.owned {
+		t.Fatalf("reassigned track %+v, old %+v", fresh, old)
+	}
+	c.settle(old, 5)
+	if fresh.next != -1 || c.inHandlers(nil) != 0 {
+		t.Fatalf("the old track's settlement reached the new one: next %d", fresh.next)
+	}
+	c.assigned(context.Background(), nil, map[string][]int32{"t": {0}}) // again (cooperative): kept
+	if c.lookup(tp) != fresh {
+		t.Fatal("an owned partition's track was replaced")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -127,9 +128,12 @@ func (t *Transport) Publish(ctx context.Context, msgs []*events.Message) error {
 	if err := t.ensureTopics(ctx, topics); err != nil {
 		return events.BatchErrorOf(slices.Repeat([]error{err}, len(msgs)))
 	}
+	// The batch's records in one allocation, not one per message.
+	slab := make([]kgo.Record, len(msgs))
 	records := make([]*kgo.Record, len(msgs))
 	for i, m := range msgs {
-		records[i] = toRecord(m)
+		fillRecord(&slab[i], m)
+		records[i] = &slab[i]
 	}
 	results := t.producer.ProduceSync(ctx, records...)
 	errs := make([]error, len(msgs))
@@ -203,18 +207,19 @@ func (t *Transport) Subscribe(ctx context.Context, spec events.ConsumerSpec, sin
 
 const headerID = "kit-id"
 
-func toRecord(m *events.Message) *kgo.Record {
-	r := &kgo.Record{Topic: m.Contract, Value: m.Payload}
-	if m.Key != "" {
-		r.Key = []byte(m.Key)
+// fillRecord sets r (zero) to the record of m.
+func fillRecord(r *kgo.Record, m *events.Message) {
+	r.Topic, r.Key, r.Value = m.Contract, bytesOf(m.Key), m.Payload
+	if len(m.Header) == 0 && m.ID == "" {
+		return
 	}
+	r.Headers = make([]kgo.RecordHeader, 0, len(m.Header)+1)
 	for k, v := range m.Header {
-		r.Headers = append(r.Headers, kgo.RecordHeader{Key: k, Value: []byte(v)})
+		r.Headers = append(r.Headers, kgo.RecordHeader{Key: k, Value: bytesOf(v)})
 	}
 	if m.ID != "" {
-		r.Headers = append(r.Headers, kgo.RecordHeader{Key: headerID, Value: []byte(m.ID)})
+		r.Headers = append(r.Headers, kgo.RecordHeader{Key: headerID, Value: bytesOf(m.ID)})
 	}
-	return r
 }
 
 func fromRecord(r *kgo.Record, attempt int) *events.Message {
@@ -225,7 +230,7 @@ func fromRecord(r *kgo.Record, attempt int) *events.Message {
 
 // fillFromRecord sets m from a record (into a Message a delivery embeds).
 func fillFromRecord(m *events.Message, r *kgo.Record, attempt int) {
-	*m = events.Message{Contract: r.Topic, Key: string(r.Key), Payload: r.Value, Attempt: attempt, Raw: r}
+	*m = events.Message{Contract: r.Topic, Key: stringOf(r.Key), Payload: r.Value, Attempt: attempt, Raw: r}
 	for _, h := range r.Headers {
 		if h.Key == headerID {
 			m.ID = string(h.Value)
@@ -236,6 +241,22 @@ func fillFromRecord(m *events.Message, r *kgo.Record, attempt int) {
 		}
 		m.Header[h.Key] = string(h.Value)
 	}
+}
+
+// stringOf is b as a string without a copy: a consumed record's key is never written to
+// (franz-go hands each record its own slice of the fetch, and the payload is shared the
+// same way), so the message's Key can be that memory: one allocation less per record.
+func stringOf(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// bytesOf is s's bytes without a copy (nil for ""): franz-go only reads a produced
+// record's key and header values, and a string is never written to.
+func bytesOf(s string) []byte {
+	if s == "" {
+		return nil
+	}
+	return unsafe.Slice(unsafe.StringData(s), len(s))
 }
 
 // RecordFrom returns the record a consumed events.Message came from (offset, partition,
