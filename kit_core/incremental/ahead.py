@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-import pickle
-import signal
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
+
+from kit_core import scratch
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,9 +55,7 @@ class Pending:
         return pending
 
     def _fork(self) -> None:
-        shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
-        fd, self.path = tempfile.mkstemp(prefix="kit-ahead-", suffix=".pickle", dir=shm)
-        os.close(fd)
+        self.path = scratch.scratch_file("kit-ahead-")
         note_r, note_w = os.pipe()
         self.pid = os.fork()
         if self.pid == 0:  # the child: do the work, hand the result over, end without cleanup
@@ -85,7 +82,7 @@ class Pending:
         return self.value
 
     def _heard(self, note: bytes) -> None:
-        loaded = _load(self.path) if note else _FAILED
+        loaded = scratch.taken(self.path, _FAILED) if note else _FAILED
         self._settle(self.ahead.run() if loaded is _FAILED else loaded)
 
     def _settle(self, value: Any) -> None:
@@ -94,10 +91,7 @@ class Pending:
     def close(self) -> None:
         """Stop the child if it still runs; forget its file."""
         if self.pid:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self.pid, signal.SIGKILL)
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(self.pid, 0)
+            scratch.stop(self.pid)
             self.pid = 0
         if self.note >= 0:
             os.close(self.note)
@@ -119,18 +113,8 @@ class Pending:
 def _child(ahead: Ahead, path: str, note: int) -> None:
     status = 1
     try:
-        result = ahead.run()
-        with open(path, "wb") as fh:
-            pickle.dump(result, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        scratch.hand_over(path, ahead.run())
         os.write(note, b"!")
         status = 0
     finally:
         os._exit(status)
-
-
-def _load(path: str) -> Any:
-    try:
-        with open(path, "rb") as fh:
-            return pickle.load(fh)
-    except Exception:
-        return _FAILED

@@ -19,13 +19,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-import pickle
-import signal
-import tempfile
 import traceback
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from kit_core import scratch
 from kit_core.generators.base import OutputFile
 from kit_core.generators.units import RenderUnit
 
@@ -77,9 +75,7 @@ _QUEUE_BYTES = 60_000  # below a pipe's capacity (64 KiB on Linux): the write ne
 
 
 def _forked(units: list[RenderUnit], watch: Pending | None) -> Rendered | None:
-    shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
-    fd, tmp = tempfile.mkstemp(prefix="kit-render-", suffix=".pickle", dir=shm)
-    os.close(fd)
+    tmp = scratch.scratch_file("kit-render-")
     queue_r, queue_w = os.pipe()
     pid = 0
     try:
@@ -107,7 +103,7 @@ def _forked(units: list[RenderUnit], watch: Pending | None) -> Rendered | None:
         return out
     finally:
         if pid:
-            _stop(pid)
+            scratch.stop(pid)
         os.close(queue_r)
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
@@ -115,12 +111,6 @@ def _forked(units: list[RenderUnit], watch: Pending | None) -> Rendered | None:
 
 def _never() -> bool:
     return False
-
-
-def _stop(pid: int) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(pid, signal.SIGKILL)
-    os.waitpid(pid, 0)
 
 
 def _take(units: list[RenderUnit], queue: int, out: Rendered, stop: Callable[[], bool] = _never) -> Rendered:
@@ -133,9 +123,7 @@ def _take(units: list[RenderUnit], queue: int, out: Rendered, stop: Callable[[],
 def _child(units: list[RenderUnit], queue: int, tmp: str) -> None:
     status = 1
     try:
-        rendered = _take(units, queue, {})
-        with open(tmp, "wb") as fh:
-            pickle.dump(rendered, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        scratch.hand_over(tmp, _take(units, queue, {}))
         status = 0
     except BaseException:
         try:
@@ -148,9 +136,5 @@ def _child(units: list[RenderUnit], queue: int, tmp: str) -> None:
 
 
 def _read(tmp: str) -> Rendered | None:
-    try:
-        with open(tmp, "rb") as fh:
-            data = pickle.load(fh)
-    except Exception:
-        return None
+    data = scratch.taken(tmp)
     return data if isinstance(data, dict) else None

@@ -18,6 +18,7 @@ from types import TracebackType
 
 from kit_core.generators.base import OutputFile
 from kit_core.generators.go.render import Preformatted
+from kit_core.scratch import memory_dir
 
 BATCH_BYTES = 1 << 20
 TRUST_PREFORMATTED = True  # tests turn it off to check that gofmt would change nothing
@@ -42,8 +43,7 @@ class Gofmt:
 
     def __enter__(self) -> Gofmt:
         if self.exe is not None:
-            shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
-            self._tmp = tempfile.TemporaryDirectory(prefix="kit-gofmt-", dir=shm)
+            self._tmp = tempfile.TemporaryDirectory(prefix="kit-gofmt-", dir=memory_dir())
         return self
 
     def __exit__(
