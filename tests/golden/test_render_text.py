@@ -1,4 +1,4 @@
-"""The Go text helpers (`nest`, `block`, `json_string`) against their plain definitions."""
+"""The Go text helpers (`nest`, `indent`, `block`, `json_string`) against their plain definitions."""
 
 from __future__ import annotations
 
@@ -7,9 +7,8 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kit_core.generators.go.codec import _indent as codec_indent
 from kit_core.generators.go.jsonwire import json_string
-from kit_core.generators.go.render import block, nest
+from kit_core.generators.go.render import block, indent, nest
 
 _text = st.text(alphabet="ab \t\n", max_size=12)
 
@@ -45,5 +44,5 @@ def test_json_string_escapes_as_encoding_json(text: str) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(_text)
-def test_codec_indent_puts_every_line_but_empty_ones_one_tab_in(text: str) -> None:
-    assert codec_indent(text) == _indented(text.split("\n"), "\t", skip_first=False)
+def test_indent_puts_every_line_but_empty_ones_one_tab_in(text: str) -> None:
+    assert indent(text) == _indented(text.split("\n"), "\t", skip_first=False)

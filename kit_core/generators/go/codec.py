@@ -18,7 +18,7 @@ from kit_core.generators.go.codec_fields import WireField, wire_fields
 from kit_core.generators.go.codec_read import Reader, case_label
 from kit_core.generators.go.codec_write import Writer
 from kit_core.generators.go.gocontext import GoGen
-from kit_core.generators.go.render import go_file, go_string, nest
+from kit_core.generators.go.render import go_file, go_string, indent
 from kit_core.generators.go.typemap import TypeMapper
 from kit_core.generators.go.unmarshal import prefill
 from kit_core.model import TypeDecl
@@ -68,9 +68,9 @@ def read_body(reader: Reader, fields: list[WireField], keys_var: str, required: 
     if fields:
         out.append(f"var seen [{(len(fields) + 63) // 64}]uint64")
     out.append("if !d.Object() {\n\treturn\n}")
-    cases = [f"{case_label(f.key)}\n" + _indent(reader.member(f, i)) for i, f in enumerate(fields)]
+    cases = [f"{case_label(f.key)}\n" + indent(reader.member(f, i)) for i, f in enumerate(fields)]
     cases.append("default:\n\td.Unknown()")
-    out.append("for d.More() {\n\tswitch string(d.Key()) {\n" + _indent("\n".join(cases)) + "\n\t}\n}")
+    out.append("for d.More() {\n\tswitch string(d.Key()) {\n" + indent("\n".join(cases)) + "\n\t}\n}")
     masks = [0] * ((len(fields) + 63) // 64)
     for i in required:
         masks[i // 64] |= 1 << (i % 64)
@@ -78,8 +78,3 @@ def read_body(reader: Reader, fields: list[WireField], keys_var: str, required: 
         if mask:
             out.append(f"d.Missing(seen[{word}], {mask:#x}, {keys_var}[{word * 64 or ''}:])")
     return out
-
-
-def _indent(text: str) -> str:
-    """Every line but the empty ones one tab in."""
-    return ("\t" if text[:1] not in ("", "\n") else "") + nest(text)

@@ -85,11 +85,15 @@ def go_comment(text: str | None, indent: str = "") -> str:
     return "".join(f"{indent}// {line}".rstrip() + "\n" for line in lines)
 
 
+def indent(text: str) -> str:
+    """Every line of ``text`` but the empty ones one tab in."""
+    return ("\t" if text[:1] not in ("", "\n") else "") + nest(text)
+
+
 def block(header: str, *body: str) -> str:
     """`header {` + the body statements indented one level + `}` (gofmt's layout)."""
-    inner = _NEXT_LINE.sub("\n\t", "\n".join(body))
-    first = "\t" if inner[:1] not in ("", "\n") else ""  # the first line too, unless empty
-    return f"{header} {{\n{first}{inner}\n}}"
+    inner = indent("\n".join(body))
+    return f"{header} {{\n{inner}\n}}"
 
 
 def preload() -> None:
