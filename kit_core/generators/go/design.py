@@ -8,7 +8,6 @@ the analysis does not expose them.)
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -125,6 +124,7 @@ class GoDesign:
     _resolved: dict[tuple[str, str | None, str, tuple[str, ...]], Resolved | None] = field(default_factory=dict)
     leaves: dict[tuple[int, str, tuple[str, ...]], Any] = field(default_factory=dict)  # needs.leaf_of
     pointers: dict[int, bool] = field(default_factory=dict)  # TypeMapper.pointer, per field
+    _members: dict[int, list[FieldFacts | Mixin]] = field(default_factory=dict)
 
     # ---------------------------------------------------------------- lookups
 
@@ -180,11 +180,14 @@ class GoDesign:
         name = self._field_go_name[id(f.field)] = self.go_names(decl, f.owner_package)[id(f.field)]
         return name
 
-    def members(self, decl: TypeDecl | ErrorDecl, package: str) -> Iterator[FieldFacts | Mixin]:
-        """Fields (as facts) and mixins in declaration order."""
-        facts = iter(self.fields_of(decl, package))
-        for m in decl.members:
-            yield next(facts) if isinstance(m, Field) else m
+    def members(self, decl: TypeDecl | ErrorDecl, package: str) -> list[FieldFacts | Mixin]:
+        """Fields (as facts) and mixins in declaration order (memoised: every generator walks
+        them; the list is shared, so callers only read it)."""
+        found = self._members.get(id(decl))
+        if found is None:
+            facts = iter(self.fields_of(decl, package))
+            found = self._members[id(decl)] = [next(facts) if isinstance(m, Field) else m for m in decl.members]
+        return found
 
     def type_decl(self, resolved: Resolved | None) -> TypeDecl | None:
         if resolved and resolved.kind is Kind.TYPE and isinstance(resolved.decl, TypeDecl):

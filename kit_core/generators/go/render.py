@@ -74,6 +74,8 @@ def nest(stmt: str, depth: int = 1) -> str:
     empty lines stay empty."""
     if "\n" not in stmt:
         return stmt
+    if "\n\n" not in stmt and stmt[-1] != "\n":  # no empty line: every break is followed by text
+        return stmt.replace("\n", "\n" + "\t" * depth)
     return _NEXT_LINE.sub("\n" + "\t" * depth, stmt)
 
 
@@ -132,11 +134,15 @@ def go_file(path: str, owner: Owner, package: str, template: str, imports: Impor
 
 # A top-level comment line gofmt's doc-comment formatter may rewrite: indented (code block),
 # a list item, a heading, a link definition.
-_RISKY_DOC = re.compile(r"^//(?: [ \t]| [-*+•#]| \d+[.)]| \[[^\]]*\]:|[^ \n])", re.M)
+_RISKY_TAIL = r"//(?: [ \t]| [-*+•#]| \d+[.)]| \[[^\]]*\]:|[^ \n])"
+_RISKY_FIRST = re.compile(_RISKY_TAIL)
+# after a line break, not `^` with re.M: a pattern opening with a literal is searched for
+# by its prefix, several times faster over a whole file
+_RISKY_NEXT = re.compile("\n" + _RISKY_TAIL)
 
 
 def plain_docs(text: str) -> bool:
     """Whether gofmt would leave every top-level comment of ``text`` as it is."""
-    if _RISKY_DOC.search(text) is not None:
+    if _RISKY_FIRST.match(text) is not None or _RISKY_NEXT.search(text) is not None:
         return False
     return not any(blank in text for blank in ("\n//\n//\n", "\n//\n\n", "\n\n//\n"))
