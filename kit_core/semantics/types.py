@@ -123,14 +123,15 @@ def enum_is_int(decl: EnumDecl) -> bool:
 
 
 def value_class(shape: TypeShape) -> ValueClass:
+    # asked for every field by every step of the codec: one dict look-up by kind first
     if shape.array_dims:
         return ValueClass.ARRAY
-    if shape.kind is Kind.MAP:
-        return ValueClass.MAP
-    if shape.kind in (Kind.TYPE, Kind.ERROR):
-        return ValueClass.STRUCT
-    if shape.kind is Kind.PARAM:
-        return ValueClass.PARAM
+    kind = shape.kind
+    if kind is Kind.PRIMITIVE:
+        return _PRIMITIVE_CLASS.get(shape.name, ValueClass.UNKNOWN)
+    by_kind = _KIND_CLASS.get(kind)
+    if by_kind is not None:
+        return by_kind
     prim = shape.primitive
     if prim is None:
         return ValueClass.UNKNOWN
@@ -146,6 +147,13 @@ _PRIMITIVE_CLASS: dict[str, ValueClass] = {
     "any": ValueClass.ANY,
     **{p: ValueClass.UINT if p.startswith("u") else ValueClass.INT for p in INT_PRIMITIVES},
     **{p: ValueClass.FLOAT for p in FLOAT_PRIMITIVES},
+}
+
+_KIND_CLASS: dict[Kind | None, ValueClass] = {
+    Kind.MAP: ValueClass.MAP,
+    Kind.TYPE: ValueClass.STRUCT,
+    Kind.ERROR: ValueClass.STRUCT,
+    Kind.PARAM: ValueClass.PARAM,
 }
 
 NUMBER_CLASSES = frozenset({ValueClass.INT, ValueClass.UINT, ValueClass.FLOAT})

@@ -73,7 +73,8 @@ def _mixin_unmarshals(g: GoGen, decl: TypeDecl, package: str, m: Mixin) -> bool:
 def default_expr(g: GoGen, mapper: TypeMapper, f: FieldFacts) -> str:
     """The Go value of a field's `@default`, behind `kitPtr[T](...)` for a pointer field."""
     assert f.default is not None
-    value = literal(g, mapper, f.default, replace(f.ref, optional=False), f.owner_package, f.params)
+    # `literal` never reads the reference's own `?` (only its arrays, name and arguments)
+    value = literal(g, mapper, f.default, f.ref, f.owner_package, f.params)
     if mapper.pointer(f):
         return f"{PTR_HELPER}[{mapper.base(f.ref, f.owner_package, f.params)}]({value})"
     return value
