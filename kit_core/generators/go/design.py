@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kit_core import naming
+from kit_core.fastnew import maker
 from kit_core.model import Decorator, ErrorDecl, Field, Literal, LiteralKind, Mixin, TypeDecl, TypeRef
 from kit_core.symbols import Kind, Package, Resolved, SymbolTable
 
@@ -43,52 +44,51 @@ def first_arg(d: Decorator | None) -> Literal | None:
 class FieldFacts:
     """One field of a type or error body, as declared (mixins are separate).
 
-    The decorator facts every generator asks for are computed once, at construction.
+    The facts every generator asks for (decorators, Go name, pointer-ness) are computed
+    once, when `GoDesign.fields_of` builds the facts of a declaration's fields.
     """
 
     field: Field
     owner_package: str
     params: tuple[str, ...]
     resolved: Resolved | None
-    names: frozenset[str] = frozenset()  # names of the field's decorators
-    explicit_binding: str | None = None
-    validators: tuple[Decorator, ...] = ()  # in written order
-    json_key: str = ""  # the `@json` key, else the DSL name
-    default: Literal | None = None  # the `@default` value
+    names: frozenset[str]  # names of the field's decorators
+    explicit_binding: str | None
+    validators: tuple[Decorator, ...]  # in written order
+    json_key: str  # the `@json` key, else the DSL name
+    default: Literal | None  # the `@default` value
+    name: str  # the DSL name
+    ref: TypeRef
+    optional: bool  # `?`, or an `@default` (which makes the field optional)
+    nullable: bool
+    sensitive: bool
+    kind: Kind | None
+    go_name: str  # unique among the declaration's own fields (a later clash gets `_2`)
+    pointer: bool  # the Go type gets a `*`: optional, nullable or a required type parameter
 
     @classmethod
-    def make(cls, f: Field, package: str, params: tuple[str, ...], resolved: Resolved | None) -> FieldFacts:
+    def make(
+        cls, f: Field, package: str, params: tuple[str, ...], resolved: Resolved | None, go: str, nilable: bool
+    ) -> FieldFacts:
         names = frozenset(d.name for d in f.decorators)
         binding = next((b for b in BINDINGS if b in names), None)
         validators = tuple(d for d in f.decorators if d.name in VALIDATORS)
         key = first_arg(f.decorator("json")) if "json" in names else None
         default = first_arg(f.decorator("default")) if "default" in names else None
         json_key = str(key.value) if key is not None else f.name
-        return cls(f, package, params, resolved, names, binding, validators, json_key, default)
-
-    @property
-    def name(self) -> str:
-        return self.field.name
-
-    @property
-    def ref(self) -> TypeRef:
-        return self.field.type
+        ref = f.type
+        optional = ref.optional or "default" in names
+        nullable = "nullable" in names
+        kind = resolved.kind if resolved else None
+        param = kind is Kind.PARAM and ref.array_dims == 0
+        pointer = not nilable and (optional or nullable or param)
+        return _new_facts(
+            f, package, params, resolved, names, binding, validators, json_key, default,
+            f.name, ref, optional, nullable, "sensitive" in names, kind, go, pointer,
+        )  # fmt: skip
 
     def has(self, name: str) -> bool:
         return name in self.names
-
-    @property
-    def optional(self) -> bool:
-        """`?`, or an `@default` (which makes the field optional)."""
-        return self.field.type.optional or "default" in self.names
-
-    @property
-    def nullable(self) -> bool:
-        return "nullable" in self.names
-
-    @property
-    def sensitive(self) -> bool:
-        return "sensitive" in self.names
 
     def wire_name(self, binding: str | None) -> str:
         """The label of messages and the wire key: binding name, `@json` key, else the DSL name."""
@@ -103,10 +103,6 @@ class FieldFacts:
         return self.wire_name(self.explicit_binding)
 
     @property
-    def kind(self) -> Kind | None:
-        return self.resolved.kind if self.resolved else None
-
-    @property
     def is_file(self) -> bool:
         return self.kind is Kind.PRIMITIVE and self.ref.name == "file"
 
@@ -118,12 +114,8 @@ class GoDesign:
     symbols: SymbolTable
     _fields: dict[int, list[FieldFacts]] = field(default_factory=dict)
     _facts: dict[int, FieldFacts] = field(default_factory=dict)  # by id of the field
-    _owner: dict[int, TypeDecl | ErrorDecl] = field(default_factory=dict)
-    _go_names: dict[int, dict[int, str]] = field(default_factory=dict)
-    _field_go_name: dict[int, str] = field(default_factory=dict)
     _resolved: dict[tuple[str, str | None, str, tuple[str, ...]], Resolved | None] = field(default_factory=dict)
     leaves: dict[tuple[int, str, tuple[str, ...]], Any] = field(default_factory=dict)  # needs.leaf_of
-    pointers: dict[int, bool] = field(default_factory=dict)  # TypeMapper.pointer, per field
     _members: dict[int, list[FieldFacts | Mixin]] = field(default_factory=dict)
 
     # ---------------------------------------------------------------- lookups
@@ -144,23 +136,19 @@ class GoDesign:
         key = id(decl)
         if key not in self._fields:
             params = tuple(p.name for p in decl.params) if isinstance(decl, TypeDecl) else ()
-            facts = self._fields[key] = [
-                FieldFacts.make(f, package, params, self.resolve(f.type, package, params)) for f in decl.fields
-            ]
-            for f in facts:
-                self._owner[id(f.field)] = decl
-                self._facts[id(f.field)] = f
+            go = unique_go_names([f.name for f in decl.fields])
+            facts = self._fields[key] = []
+            for f, name in zip(decl.fields, go, strict=True):
+                r = self.resolve(f.type, package, params)
+                nilable = f.type.array_dims > 0 or (r is not None and nilable_resolved(self, r))
+                facts.append(FieldFacts.make(f, package, params, r, name, nilable))
+            for ff in facts:
+                self._facts[id(ff.field)] = ff
         return self._fields[key]
 
     def go_names(self, decl: TypeDecl | ErrorDecl, package: str) -> dict[int, str]:
         """Go field names of a declaration's own fields (a later clash gets `_2`)."""
-        cached = self._go_names.get(id(decl))
-        if cached is None:
-            facts = self.fields_of(decl, package)
-            names = unique_go_names([f.name for f in facts])
-            cached = {id(f.field): n for f, n in zip(facts, names, strict=True)}
-            self._go_names[id(decl)] = cached
-        return cached
+        return {id(f.field): f.go_name for f in self.fields_of(decl, package)}
 
     def facts(self, owner: TypeDecl | ErrorDecl, package: str, f: Field) -> FieldFacts:
         """The facts of one field of a declaration (an effective field's own declaration)."""
@@ -171,14 +159,7 @@ class GoDesign:
         return found
 
     def go_name(self, f: FieldFacts) -> str:
-        cached = self._field_go_name.get(id(f.field))
-        if cached is not None:
-            return cached
-        decl = self._owner.get(id(f.field))
-        if decl is None:
-            return go_name(f.name)
-        name = self._field_go_name[id(f.field)] = self.go_names(decl, f.owner_package)[id(f.field)]
-        return name
+        return f.go_name
 
     def members(self, decl: TypeDecl | ErrorDecl, package: str) -> list[FieldFacts | Mixin]:
         """Fields (as facts) and mixins in declaration order (memoised: every generator walks
@@ -218,9 +199,21 @@ class GoDesign:
         return out
 
 
+def nilable_resolved(design: GoDesign, r: Resolved) -> bool:
+    """Whether a resolved type's Go type already holds nil (map, []byte, any, file header)."""
+    if r.kind is Kind.MAP:
+        return True
+    if r.kind is Kind.PRIMITIVE:
+        return r.name in NILABLE_PRIMITIVES
+    if r.kind is Kind.SCALAR:
+        return design.symbols.scalar_primitive(r) == "bytes"
+    return False
+
+
 def _params(decl: TypeDecl | ErrorDecl) -> tuple[str, ...]:
     return tuple(p.name for p in decl.params) if isinstance(decl, TypeDecl) else ()
 
 
 go_name = naming.go_name
 unique_go_names = naming.unique_go_names
+_new_facts = maker(FieldFacts)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kit_core.generators.go.design import FieldFacts, GoDesign
+from kit_core.generators.go.design import FieldFacts, GoDesign, nilable_resolved
 from kit_core.generators.go.imports import ImportSet
 from kit_core.generators.go.layout import Layout
 from kit_core.model import TypeRef
 from kit_core.semantics import TypeShape, holds_nil
-from kit_core.symbols import INT_PRIMITIVES, Kind, Resolved
+from kit_core.symbols import INT_PRIMITIVES, Kind
 
 PRIMITIVE_GO = {
     "string": "string",
@@ -113,25 +113,11 @@ class TypeMapper:
 
     def pointer(self, f: FieldFacts) -> bool:
         """Whether a field's Go type gets a `*`: optional, nullable or a required type parameter."""
-        cached = self.design.pointers.get(id(f.field))
-        if cached is None:
-            cached = not self.nilable(f.ref, f.owner_package, f.params) and (f.optional or f.nullable or is_param(f))
-            self.design.pointers[id(f.field)] = cached
-        return cached
+        return f.pointer
 
     def field_type(self, f: FieldFacts) -> str:
         base = self.base(f.ref, f.owner_package, f.params)
         return "*" + base if self.pointer(f) else base
-
-
-def nilable_resolved(design: GoDesign, r: Resolved) -> bool:
-    if r.kind is Kind.MAP:
-        return True
-    if r.kind is Kind.PRIMITIVE:
-        return r.name in ("bytes", "any", "file")
-    if r.kind is Kind.SCALAR:
-        return design.symbols.scalar_primitive(r) == "bytes"
-    return False
 
 
 def is_param(f: FieldFacts) -> bool:
