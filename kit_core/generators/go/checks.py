@@ -13,9 +13,9 @@ from functools import cached_property
 
 from kit_core.decorators.checks import exact_text
 from kit_core.decorators.formats import FORMATS
-from kit_core.generators.go.design import FieldFacts, GoDesign
+from kit_core.generators.go.design import FieldFacts, GoDesign, Leaf
 from kit_core.generators.go.emit import Emitter
-from kit_core.generators.go.needs import Leaf, Needs, enum_is_int, leaf_of, presence
+from kit_core.generators.go.needs import Needs, enum_is_int, presence
 from kit_core.generators.go.render import go_string
 from kit_core.generators.go.walk import Scope, Walker, esc
 from kit_core.model import Decorator, EnumDecl, LiteralKind, TypeRef
@@ -94,7 +94,7 @@ class FieldChecks:
         if guarded:
             out.open(f"if {expr} != nil")
         value = f"*{expr}" if pointer else expr
-        leaf = leaf_of(self.design, f.ref, f.owner_package, f.params)
+        leaf = f.leaf
         if not f.ref.array_dims and not f.ref.is_map:
             self._own(out, leaf, expr if pointer else value, value, label)
         for d in f.validators:

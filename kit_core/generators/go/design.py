@@ -8,8 +8,7 @@ the analysis does not expose them.)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
 
 from kit_core import naming
 from kit_core.fastnew import maker
@@ -41,6 +40,16 @@ def first_arg(d: Decorator | None) -> Literal | None:
 
 
 @dataclass(frozen=True, slots=True)
+class Leaf:
+    """The element type under a field's arrays and maps."""
+
+    ref: TypeRef
+    resolved: Resolved | None
+    package: str
+    params: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class FieldFacts:
     """One field of a type or error body, as declared (mixins are separate).
 
@@ -65,10 +74,18 @@ class FieldFacts:
     kind: Kind | None
     go_name: str  # unique among the declaration's own fields (a later clash gets `_2`)
     pointer: bool  # the Go type gets a `*`: optional, nullable or a required type parameter
+    leaf: Leaf  # the element type under the field's arrays and maps
 
     @classmethod
     def make(
-        cls, f: Field, package: str, params: tuple[str, ...], resolved: Resolved | None, go: str, nilable: bool
+        cls,
+        f: Field,
+        package: str,
+        params: tuple[str, ...],
+        resolved: Resolved | None,
+        go: str,
+        nilable: bool,
+        leaf: Leaf,
     ) -> FieldFacts:
         names = frozenset(d.name for d in f.decorators)
         binding = next((b for b in BINDINGS if b in names), None)
@@ -84,7 +101,7 @@ class FieldFacts:
         pointer = not nilable and (optional or nullable or param)
         return _new_facts(
             f, package, params, resolved, names, binding, validators, json_key, default,
-            f.name, ref, optional, nullable, "sensitive" in names, kind, go, pointer,
+            f.name, ref, optional, nullable, "sensitive" in names, kind, go, pointer, leaf,
         )  # fmt: skip
 
     def has(self, name: str) -> bool:
@@ -115,7 +132,6 @@ class GoDesign:
     _fields: dict[int, list[FieldFacts]] = field(default_factory=dict)
     _facts: dict[int, FieldFacts] = field(default_factory=dict)  # by id of the field
     _resolved: dict[tuple[str, str | None, str, tuple[str, ...]], Resolved | None] = field(default_factory=dict)
-    leaves: dict[tuple[int, str, tuple[str, ...]], Any] = field(default_factory=dict)  # needs.leaf_of
     _members: dict[int, list[FieldFacts | Mixin]] = field(default_factory=dict)
 
     # ---------------------------------------------------------------- lookups
@@ -141,10 +157,24 @@ class GoDesign:
             for f, name in zip(decl.fields, go, strict=True):
                 r = self.resolve(f.type, package, params)
                 nilable = f.type.array_dims > 0 or (r is not None and nilable_resolved(self, r))
-                facts.append(FieldFacts.make(f, package, params, r, name, nilable))
+                ref = f.type
+                if ref.array_dims or ref.is_map:
+                    leaf = self._leaf(ref, package, params)
+                else:
+                    leaf = Leaf(ref, r, package, params)
+                facts.append(FieldFacts.make(f, package, params, r, name, nilable, leaf))
             for ff in facts:
                 self._facts[id(ff.field)] = ff
         return self._fields[key]
+
+    def _leaf(self, ref: TypeRef, package: str, params: tuple[str, ...]) -> Leaf:
+        while True:
+            if ref.array_dims:
+                ref = replace(ref, array_dims=0, optional=False)
+            elif ref.is_map:
+                ref = ref.args[1]
+            else:
+                return Leaf(ref, self.resolve(ref, package, params), package, params)
 
     def go_names(self, decl: TypeDecl | ErrorDecl, package: str) -> dict[int, str]:
         """Go field names of a declaration's own fields (a later clash gets `_2`)."""

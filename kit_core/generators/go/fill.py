@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from kit_core.generators.go.design import FieldFacts, GoDesign
-from kit_core.generators.go.needs import Needs, fills_empty, leaf_of
+from kit_core.generators.go.needs import Needs, fills_empty
 from kit_core.generators.go.render import block
 from kit_core.generators.go.typemap import TypeMapper
 from kit_core.model import ErrorDecl, Mixin, TypeDecl, TypeRef
@@ -39,7 +39,7 @@ class Filler:
         if fills_empty(self.design, f):
             empty = self.mapper.base(f.ref, f.owner_package, f.params) + "{}"
             out.append(f"if {expr} == nil {{\n\t{expr} = {empty}\n}}")
-        leaf = leaf_of(self.design, f.ref, f.owner_package, f.params)
+        leaf = f.leaf
         if not self.needs.leaf_fills(leaf.resolved):
             return out
         pointer = self.mapper.pointer(f)

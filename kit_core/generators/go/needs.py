@@ -3,46 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from kit_core.generators.go.design import VALIDATORS, FieldFacts, GoDesign
-from kit_core.model import EnumDecl, LiteralKind, ScalarDecl, TypeDecl, TypeRef
+from kit_core.model import EnumDecl, LiteralKind, ScalarDecl, TypeDecl
 from kit_core.symbols import Kind, Resolved
 
 CROSS_FIELD = ("requiresOneOf", "mutuallyExclusive")
 
 Direct = Callable[[TypeDecl, str], bool]
 LeafNeed = Callable[[Resolved | None], bool]
-
-
-@dataclass(frozen=True, slots=True)
-class Leaf:
-    """The element type under a field's arrays and maps."""
-
-    ref: TypeRef
-    resolved: Resolved | None
-    package: str
-    params: tuple[str, ...]
-
-
-def leaf_of(design: GoDesign, ref: TypeRef, package: str, params: tuple[str, ...]) -> Leaf:
-    """Memoised per written reference (model objects live as long as the design)."""
-    key = (id(ref), package, params)
-    leaf = design.leaves.get(key)
-    if leaf is None:
-        leaf = design.leaves[key] = _leaf_of(design, ref, package, params)
-    return leaf
-
-
-def _leaf_of(design: GoDesign, ref: TypeRef, package: str, params: tuple[str, ...]) -> Leaf:
-    while True:
-        if ref.array_dims:
-            ref = replace(ref, array_dims=0, optional=False)
-            continue
-        if ref.is_map:
-            ref = ref.args[1]
-            continue
-        return Leaf(ref, design.resolve(ref, package, params), package, params)
 
 
 def enum_is_int(decl: EnumDecl) -> bool:
@@ -124,7 +94,7 @@ class Needs:
         out = [self.design.resolve(m.ref, pkg, params) for m in t.mixins]
         if not mixins_only:
             out += [
-                leaf_of(self.design, f.ref, pkg, params).resolved
+                f.leaf.resolved
                 for f in self.design.fields_of(t, pkg)
                 if not f.sensitive
             ]

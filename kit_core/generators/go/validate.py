@@ -8,9 +8,9 @@ from kit_core.generators.base import OutputFile, Owner
 from kit_core.generators.go import instances
 from kit_core.generators.go.align import align
 from kit_core.generators.go.checks import Emitter, FieldChecks, PackageHelpers
-from kit_core.generators.go.design import VALIDATORS, arg_strings
+from kit_core.generators.go.design import VALIDATORS, Leaf, arg_strings
 from kit_core.generators.go.gocontext import GoGen
-from kit_core.generators.go.needs import CROSS_FIELD, Leaf, scalar_validates
+from kit_core.generators.go.needs import CROSS_FIELD, scalar_validates
 from kit_core.generators.go.render import go_file, go_string
 from kit_core.generators.go.walk import Scope
 from kit_core.model import Mixin, ScalarDecl, TypeDecl
