@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kit_core.fastnew import maker
 from kit_core.generators.go.gocontext import GoGen
 from kit_core.generators.go.typemap import TypeMapper
 from kit_core.model import TypeDecl
-from kit_core.semantics import EffectiveField, TypeShape
-from kit_core.semantics.types import ValueClass, binding_decorator, is_sensitive, value_class
+from kit_core.semantics import TypeShape
+from kit_core.semantics.types import ValueClass, value_class
 from kit_core.symbols import INT_PRIMITIVES, Kind
 
 INT_BITS = {p: p.removeprefix("u").removeprefix("int") or "kitjson.IntSize" for p in INT_PRIMITIVES}
@@ -31,33 +32,27 @@ class WireField:
 
 def wire_fields(g: GoGen, mapper: TypeMapper, decl: TypeDecl, package: str) -> list[WireField]:
     out: list[WireField] = []
+    facts_of = g.design.facts
     for ef in g.index.fields(decl, package):
-        if not is_wire(ef):
+        facts = facts_of(ef.owner, ef.owner_package, ef.field)
+        # `is_wire` read off the facts (one binding at most: two is an error, `binding/conflict`)
+        if facts.sensitive or facts.explicit_binding not in (None, "body"):
             continue
         vc = value_class(ef.shape)
         if vc is ValueClass.FILE:
             continue
-        facts = g.design.facts(ef.owner, ef.owner_package, ef.field)
-        path = "".join(m.ref.name + "." for m in ef.via)
+        path = "".join(m.ref.name + "." for m in ef.via) if ef.via else ""
+        access = f"v.{path}{facts.go_name}"
         out.append(
-            WireField(
-                key=facts.json_key,
-                access=f"v.{path}{g.design.go_name(facts)}",
-                shape=ef.shape,
-                pointer=mapper.pointer(facts),
-                optional=facts.optional,
-                nullable=facts.nullable,
-                default=facts.default is not None,
-                vc=vc,
-            )
+            _new_wire(
+                facts.json_key, access, ef.shape, facts.pointer, facts.optional, facts.nullable,
+                facts.default is not None, vc,
+            )  # fmt: skip
         )
     return out
 
 
-def is_wire(ef: EffectiveField) -> bool:
-    """Carried in a JSON body: not bound elsewhere (`@body` is the body), not `@sensitive`."""
-    binding = binding_decorator(ef.field)
-    return not is_sensitive(ef.field) and (binding is None or binding.name == "body")
+_new_wire = maker(WireField)
 
 
 def bits(shape: TypeShape) -> str:
