@@ -105,7 +105,8 @@ def dump(value: Any) -> str:
     text = Writer(_emit_c).document(value)  # libyaml's text, each distinct scalar emitted once
     if text is None:
         text = _dump(value, _CDumper)
-    redo = "\\U" in text or text.endswith("\n" + END_MARKER) or _COMPLEX_KEY.search(text)
+    # `"? " in`: a plain substring search first (the ^ of a multiline pattern is tried at every character)
+    redo = "\\U" in text or text.endswith("\n" + END_MARKER) or ("? " in text and _COMPLEX_KEY.search(text))
     return _dump(value, _Dumper) if redo else text
 
 
