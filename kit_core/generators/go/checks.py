@@ -89,7 +89,8 @@ class FieldChecks:
         if absent is not None:
             out.fail(absent % expr, _m(label, "required"))
         guarded = (pointer or f.optional or f.nullable) and not (absent and "nil" in absent)
-        if guarded and not self._has_value_checks(f):
+        scope = Scope(f.owner_package, f.params)
+        if guarded and not self._has_value_checks(f, scope):
             return
         if guarded:
             out.open(f"if {expr} != nil")
@@ -100,12 +101,12 @@ class FieldChecks:
         for d in f.validators:
             self.decorator(out, d, value, f.ref, leaf, label)
         # selectors and indexes read through a pointer: the expression itself, not `*expr`
-        self.walker.below(out, f.ref, Scope(f.owner_package, f.params), expr, esc(label))
+        self.walker.below(out, f.ref, scope, expr, esc(label))
         if guarded:
             out.close()
 
-    def _has_value_checks(self, f: FieldFacts) -> bool:
-        return bool(f.validators) or self.walker.checks_anything(f.ref, Scope(f.owner_package, f.params))
+    def _has_value_checks(self, f: FieldFacts, scope: Scope) -> bool:
+        return bool(f.validators) or self.walker.checks_anything(f.ref, scope)
 
     # ---------------------------------------------------------------- the type's own checks
 

@@ -18,10 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from kit_core.generators.go.design import FieldFacts, GoDesign
+from kit_core.generators.go.design import FieldFacts, GoDesign, nilable_resolved
 from kit_core.generators.go.emit import Emitter
 from kit_core.generators.go.needs import Needs, scalar_validates
-from kit_core.generators.go.typemap import nilable_resolved
 from kit_core.model import Mixin, ScalarDecl, TypeDecl, TypeRef
 from kit_core.symbols import Kind, Resolved
 
