@@ -40,13 +40,16 @@ def generate(g: GoGen, pkg: Package) -> OutputFile | None:
         return None
     imports = g.imports()
     mapper = g.mapper(imports, pkg.name)
-    views = [codec_view(g, mapper, pkg.types[n], pkg.name) for n in sorted(pkg.types)]
+    reader, writer = Reader(mapper), Writer(mapper)  # one of each per file: they memoise by shape
+    views = [codec_view(g, mapper, reader, writer, pkg.types[n], pkg.name) for n in sorted(pkg.types)]
     imports.std(f"{g.runtime}/kitjson")
     path = f"{g.layout.types_dir(pkg.name)}/json.go"
     return go_file(path, Owner.REGEN, pkg.name, "json.go.j2", imports, codecs=views)
 
 
-def codec_view(g: GoGen, mapper: TypeMapper, decl: TypeDecl, package: str) -> CodecView:
+def codec_view(
+    g: GoGen, mapper: TypeMapper, reader: Reader, writer: Writer, decl: TypeDecl, package: str
+) -> CodecView:
     fields = wire_fields(g, mapper, decl, package)
     params = [p.name for p in decl.params]
     recv = f"{decl.name}[{', '.join(params)}]" if params else decl.name
@@ -58,8 +61,8 @@ def codec_view(g: GoGen, mapper: TypeMapper, decl: TypeDecl, package: str) -> Co
         recv=recv,
         keys_var=keys_var,
         keys=[go_string(f.key) for f in fields],
-        read=[*fills, *read_body(Reader(mapper), fields, keys_var, required)],
-        write=Writer(mapper).members(fields),
+        read=[*fills, *read_body(reader, fields, keys_var, required)],
+        write=writer.members(fields),
     )
 
 

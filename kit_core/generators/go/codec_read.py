@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from kit_core.generators.go.codec_fields import WireField, bits
 from kit_core.generators.go.render import block, go_string
@@ -25,29 +25,47 @@ def mode(f: WireField) -> str:
     return "Required"
 
 
+# Stand-ins for a member's access (`v.Name`) and presence check in a memoised `case` body: no
+# generated statement holds a NUL or SOH character (strings are escaped by go_string).
+ACCESS, CHECK = "\x00", "\x01"
+
+
 @dataclass
 class Reader:
+    """The `ReadKitJSON` statements of one file's types. A member's `case` body depends on its
+    shape and flags, and on its access and bit only through their text: members of a file
+    share most shapes, so each distinct body is built once and the stand-ins replaced (a
+    repeat asks the mapper nothing, and its imports are the file's, already there)."""
+
     mapper: TypeMapper
+    _cases: dict[tuple[TypeShape, bool, bool, bool, bool], str] = field(default_factory=dict)
 
     def member(self, f: WireField, bit: int) -> str:
         """The `case` body of one member: record it, apply its null mode, decode its value."""
+        key = (f.shape, f.pointer, f.optional, f.nullable, f.default)
+        body = self._cases.get(key)
+        if body is None:
+            body = self._cases[key] = self._member(f, ACCESS, CHECK)
         check = f"d.Field(&seen[{bit // 64}], 1<<{bit % 64}, kitjson.{mode(f)})"
+        return body.replace(CHECK, check).replace(ACCESS, f.access)
+
+    def _member(self, f: WireField, access: str, check: str) -> str:
         vc = f.vc
         if not f.pointer and vc in (V.ARRAY, V.MAP):
-            cond, body = self._array(f.shape, f.access, 0) if vc is V.ARRAY else self._map(f.shape, f.access, 0)
+            cond, body = self._array(f.shape, access, 0) if vc is V.ARRAY else self._map(f.shape, access, 0)
             stmt = block(f"if {check} && {cond}", *body)
         else:
-            stmt = block(f"if {check}", *(self._pointer(f) if f.pointer else self.value(f.shape, f.access, 0)))
+            stmt = block(f"if {check}", *(self._pointer(f, access) if f.pointer else self.value(f.shape, access, 0)))
         if f.nullable and f.default:
-            stmt += f" else {{\n\t{f.access} = nil\n}}"
+            stmt += f" else {{\n\t{access} = nil\n}}"
         return stmt
 
-    def _pointer(self, f: WireField) -> list[str]:
+    def _pointer(self, f: WireField, access: str) -> list[str]:
         vc = f.vc
         if vc in (V.STRUCT, V.PARAM):
             read = "x.ReadKitJSON(d)" if vc is V.STRUCT else "kitjson.Decode(d, x)"
-            return [f"x := new({self.mapper.shape(f.shape.base())})", read, f"{f.access} = x"]
-        return [f"x := {self.scalar(f.shape)}", f"{f.access} = &x"]
+            return [f"x := new({self.mapper.shape(f.shape.base())})", read, f"{access} = x"]
+        return [f"x := {self.scalar(f.shape)}", f"{access} = &x"]
 
     def value(self, shape: TypeShape, target: str, depth: int) -> list[str]:
         """Statements decoding the next value into ``target`` (of shape's Go type, no `?` pointer)."""

@@ -9,9 +9,10 @@ Constant text (punctuation, escaped keys) is merged into one `e.Raw` per run.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from kit_core.generators.go.codec_fields import WireField, bits
+from kit_core.generators.go.codec_read import ACCESS
 from kit_core.generators.go.jsonwire import Lines, go_raw, json_string
 from kit_core.generators.go.render import block
 from kit_core.generators.go.typemap import TypeMapper
@@ -34,9 +35,28 @@ def if_nil_null(expr: str, write: list[str]) -> str:
     return block(f"if {expr} == nil", "e.Null()") + " else " + block("", *write).lstrip()
 
 
+class _Recorded(Lines):
+    """What `_member_value` writes, as (raw?, text) steps, to be replayed for another access."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.steps: list[tuple[bool, str]] = []
+
+    def raw(self, text: str) -> None:
+        self.steps.append((True, text))
+
+    def add(self, *stmts: str) -> None:
+        self.steps.extend((False, s) for s in stmts)
+
+
 @dataclass
 class Writer:
+    """The `WriteKitJSON` statements of one file's types. A member's value is written the same
+    way for every member of the same shape and flags, but for its access: each distinct one is
+    built once with a stand-in access and replayed (see `codec_read.Reader`)."""
+
     mapper: TypeMapper
+    _values: dict[tuple[TypeShape, bool, bool, bool], list[tuple[bool, str]]] = field(default_factory=dict)
 
     def members(self, fields: list[WireField]) -> list[str]:
         """The body of WriteKitJSON: `{`, each member with its key, `}`. Commas are known statically
@@ -53,7 +73,7 @@ class Writer:
                 target.raw(key)
             else:
                 target.add(f"e.Key({go_raw(key)})")
-            self._member_value(f, target)
+            self._replay(f, target)
             if f.optional:
                 out.add(block(f"if {f.access} != nil", *target.done()))
                 state = "maybe" if state == "none" else state
@@ -62,27 +82,40 @@ class Writer:
         out.raw("}")
         return out.done()
 
-    def _member_value(self, f: WireField, out: Lines) -> None:
+    def _replay(self, f: WireField, out: Lines) -> None:
+        key = (f.shape, f.pointer, f.optional, f.nullable)
+        steps = self._values.get(key)
+        if steps is None:
+            recorded = _Recorded()
+            self._member_value(f, ACCESS, recorded)
+            steps = self._values[key] = recorded.steps
+        for raw, text in steps:
+            if raw:
+                out.raw(text)
+            else:
+                out.add(text.replace(ACCESS, f.access))
+
+    def _member_value(self, f: WireField, access: str, out: Lines) -> None:
         vc = f.vc
         if f.pointer:
             if vc is V.STRUCT:
-                write = [f"{f.access}.WriteKitJSON(e)"]
+                write = [f"{access}.WriteKitJSON(e)"]
             elif vc is V.PARAM:
-                write = [f"kitjson.Encode(e, {f.access})"]
+                write = [f"kitjson.Encode(e, {access})"]
             else:
-                write = self.lines(f.shape.base(), f"*{f.access}", 0)
+                write = self.lines(f.shape.base(), f"*{access}", 0)
             if f.optional:
                 out.add(*write)
             else:  # @nullable or a required type parameter: nil is null
-                out.add(if_nil_null(f.access, write))
+                out.add(if_nil_null(access, write))
             return
         if f.nullable and not f.optional and holds_nil(f.shape):
-            out.add(if_nil_null(f.access, self.lines(f.shape, f.access, 0)))
+            out.add(if_nil_null(access, self.lines(f.shape, access, 0)))
             return
         if vc is V.ANY and not f.nullable:  # null is refused in, so it is never written out
-            out.add(f"e.AnyNotNull({f.access})")
+            out.add(f"e.AnyNotNull({access})")
             return
-        self.value(f.shape, f.access, 0, out)
+        self.value(f.shape, access, 0, out)
 
     def lines(self, shape: TypeShape, expr: str, depth: int) -> list[str]:
         out = Lines()
