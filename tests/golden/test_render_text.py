@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kit_core.generators.go.jsonwire import json_string
-from kit_core.generators.go.render import block, indent, nest
+from kit_core.generators.go.render import block, indent, nest, plain_docs
 
 _text = st.text(alphabet="ab \t\n", max_size=12)
 
@@ -46,3 +47,14 @@ def test_json_string_escapes_as_encoding_json(text: str) -> None:
 @given(_text)
 def test_indent_puts_every_line_but_empty_ones_one_tab_in(text: str) -> None:
     assert indent(text) == _indented(text.split("\n"), "\t", skip_first=False)
+
+
+# `plain_docs` as first written: a multiline `^` pattern (now searched for after a line break)
+_RISKY_DOC = re.compile(r"^//(?: [ \t]| [-*+•#]| \d+[.)]| \[[^\]]*\]:|[^ \n])", re.M)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="/ \t\n-*+•#1.)[]:ab", max_size=24))
+def test_plain_docs_as_the_multiline_pattern(text: str) -> None:
+    blank = any(b in text for b in ("\n//\n//\n", "\n//\n\n", "\n\n//\n"))
+    assert plain_docs(text) == (_RISKY_DOC.search(text) is None and not blank)
