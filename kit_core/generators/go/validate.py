@@ -83,7 +83,6 @@ def scalar_view(g: GoGen, checks: FieldChecks, s: ScalarDecl, package: str, std:
 def type_view(g: GoGen, checks: FieldChecks, t: TypeDecl, package: str, std: set[str]) -> ValidateView:
     em = Emitter()
     params = tuple(p.name for p in t.params)
-    mapper_pointer = g.mapper(g.imports(), package).pointer
     for m in g.design.members(t, package):
         if isinstance(m, Mixin):
             if g.needs.leaf_validates(g.design.resolve(m.ref, package, params)):
@@ -93,7 +92,7 @@ def type_view(g: GoGen, checks: FieldChecks, t: TypeDecl, package: str, std: set
             continue
         if m.sensitive:
             continue
-        checks.field(em, m, f"v.{g.design.go_name(m)}", mapper_pointer(m), m.label)
+        checks.field(em, m, f"v.{m.go_name}", m.pointer, m.label)
     _cross_field(g, em, t, package)
     em.add("return nil")
     std.update(em.std)
