@@ -87,9 +87,13 @@ class FieldFacts:
         nilable: bool,
         leaf: Leaf,
     ) -> FieldFacts:
-        names = frozenset(d.name for d in f.decorators)
-        binding = next((b for b in BINDINGS if b in names), None)
-        validators = tuple(d for d in f.decorators if d.name in VALIDATORS)
+        decorators = f.decorators
+        if decorators:  # a set test first: most fields have no binding and many no validator
+            names = frozenset([d.name for d in decorators])
+            binding = None if names.isdisjoint(BINDINGS) else next(b for b in BINDINGS if b in names)
+            validators = () if names.isdisjoint(VALIDATORS) else tuple([d for d in decorators if d.name in VALIDATORS])
+        else:
+            names, binding, validators = frozenset(), None, ()
         key = first_arg(f.decorator("json")) if "json" in names else None
         default = first_arg(f.decorator("default")) if "default" in names else None
         json_key = str(key.value) if key is not None else f.name
