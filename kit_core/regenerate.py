@@ -207,10 +207,13 @@ class _Run:
         if not self.parallel:
             return self._generate(design, program.check(design))
         split = program.check_split(design)
+        # what generators read, built before the fork: the rules use much of it (the HTTP
+        # model, types' fields), and the forked process inherits it instead of building it again
+        checked = split.partial()
         # the analyzer's rules (most of the check) run in a forked process meanwhile: only
         # whether the design has errors comes from them, not what generators read
         with Pending.start(Ahead(split.rules, _has_error), fork=True) as rules:
-            return self._generate(design, split.partial(), _Rules(split, rules))
+            return self._generate(design, checked, _Rules(split, rules))
 
     def _generate(self, design: Design, checked: CheckResult, rules: _Rules | None = None) -> Outcome:
         from kit_core import program
