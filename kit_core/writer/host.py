@@ -240,10 +240,12 @@ class DiskHost:
         mode = _existing_mode(target)
         fd = _create(tmp, 0o666 if mode is None else 0o600)  # a new file: the umask decides, as open() would
         try:
-            with os.fdopen(fd, "wb") as fh:
+            try:
                 if mode is not None:
-                    os.fchmod(fh.fileno(), mode)  # a replaced file keeps its mode
-                fh.write(data)
+                    os.fchmod(fd, mode)  # a replaced file keeps its mode
+                _write_all(fd, data)
+            finally:
+                os.close(fd)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
@@ -257,6 +259,13 @@ class DiskHost:
 
     def remove(self, path: str) -> None:
         os.unlink(self._guard(path))
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """`data` written whole with plain system calls (no buffered file object per output)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def _existing_mode(target: str) -> int | None:
