@@ -33,7 +33,7 @@ from kit_core.generators.base import Notice, OutputFile, Owner
 from kit_core.incremental import store
 from kit_core.incremental.build import build_id
 from kit_core.incremental.inputs import inputs_digest
-from kit_core.incremental.keys import digest
+from kit_core.incremental.keys import ContentDigests
 from kit_core.incremental.verify import Check, check_outputs, stat_record
 from kit_core.writer import Journal, Known, WriteReport, write_outputs
 from kit_core.writer.journal import Recovery, recover
@@ -207,10 +207,13 @@ class _Run:
         if not self.parallel:
             return self._generate(design, program.check(design))
         split = program.check_split(design)
+        # what generators read, built before the fork: the rules use much of it (the HTTP
+        # model, types' fields), and the forked process inherits it instead of building it again
+        checked = split.partial()
         # the analyzer's rules (most of the check) run in a forked process meanwhile: only
         # whether the design has errors comes from them, not what generators read
         with Pending.start(Ahead(split.rules, _has_error), fork=True) as rules:
-            return self._generate(design, split.partial(), _Rules(split, rules))
+            return self._generate(design, checked, _Rules(split, rules))
 
     def _generate(self, design: Design, checked: CheckResult, rules: _Rules | None = None) -> Outcome:
         from kit_core import program
@@ -239,11 +242,12 @@ class _Run:
             return self.outcome
         assert files is not None  # None only when the rules found errors
         self.progress("writing")
+        digests = ContentDigests(files)  # for the cache, meanwhile
         report = self._write(files, known, design.manifest)
         self.outcome.report = report
         self.outcome.rendered, self.outcome.reused = [u.name for u in todo], len(units) - len(todo)
         if report.ok:
-            self._remember(units, fresh, files, check, design)
+            self._remember(units, fresh, files, check, design, digests)
         return self.outcome
 
     def _errors_in(self, rules: _Rules) -> bool:
@@ -287,7 +291,13 @@ class _Run:
         )
 
     def _remember(
-        self, units: Sequence[RenderUnit], fresh: dict[str, str], files: list[OutputFile], check: Check, design: Design
+        self,
+        units: Sequence[RenderUnit],
+        fresh: dict[str, str],
+        files: list[OutputFile],
+        check: Check,
+        design: Design,
+        digests: ContentDigests,
     ) -> None:
         from kit_core import program
 
@@ -295,7 +305,7 @@ class _Run:
         if self.cache is not None and set(self.targets) != set(TARGETS):
             cache.units = dict(self.cache.units)  # other targets' units stay known
         cache.stats = dict(check.stats)
-        self._units_into(cache, units, fresh, {f.path: f for f in files})
+        self._units_into(cache, units, fresh, {f.path: f for f in files}, digests)
         cache.run_units = [u.name for u in units]
         cache.inputs, cache.targets = self.inputs, list(self.targets)
         cache.diagnostics = [list(_as_row(d)) for d in self.outcome.diagnostics]
@@ -304,7 +314,12 @@ class _Run:
         store.save(self.folder, cache)
 
     def _units_into(
-        self, cache: store.Cache, units: Sequence[RenderUnit], fresh: dict[str, str], formatted: dict[str, OutputFile]
+        self,
+        cache: store.Cache,
+        units: Sequence[RenderUnit],
+        fresh: dict[str, str],
+        formatted: dict[str, OutputFile],
+        digests: ContentDigests,
     ) -> None:
         """Each unit's key and outputs: as rendered now, or as the last run knew them; and the
         stat records of the REGEN files just written or found unchanged."""
@@ -315,7 +330,9 @@ class _Run:
                 cache.units[u.name] = self.cache.units[u.name]
                 continue
             outputs = [formatted[f.path] for f in raw]
-            cache.units[u.name] = store.UnitEntry(fresh[u.name], [_entry(f) for f in outputs])
+            cache.units[u.name] = store.UnitEntry(
+                fresh[u.name], [(f.path, f.owner.value, digests.of(f)) for f in outputs]
+            )
             for f in outputs:
                 record = _stat(self.root, f.path) if f.owner is Owner.REGEN else None
                 if record is not None:
@@ -354,10 +371,6 @@ def _printed(diagnostics: Iterable[Diagnostic]) -> list[Printed]:
 
 def _as_row(p: Printed) -> tuple[str, int, int, str, str, str]:
     return (p.path, p.line, p.col, p.severity, p.code, p.message)
-
-
-def _entry(f: OutputFile) -> store.Output:
-    return (f.path, f.owner.value, digest(f.content.encode("utf-8")))
 
 
 def _stat(root: str, path: str) -> list[int] | None:

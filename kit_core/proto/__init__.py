@@ -8,8 +8,26 @@
 the editor's buffers): it returns located diagnostics and the compiled descriptors.
 """
 
-from kit_core.proto.model import GoPackage, GoType, ProtoSet, Rpc, Service
-from kit_core.proto.stage import ProtoDesign, compile_design, design_protos
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kit_core.proto.model import GoPackage, GoType, ProtoSet, Rpc, Service
+    from kit_core.proto.stage import ProtoDesign, compile_design, design_protos
+
+# loaded on first use: a design without protos never needs protobuf or protoc (~20 ms of imports)
+_HOMES = {"GoPackage": "model", "GoType": "model", "ProtoSet": "model", "Rpc": "model", "Service": "model"}
+_HOMES |= {"ProtoDesign": "stage", "compile_design": "stage", "design_protos": "stage"}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"kit_core.proto.{home}"), name)
+
 
 __all__ = [
     "GoPackage",

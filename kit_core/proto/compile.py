@@ -27,9 +27,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from google.protobuf import descriptor_pb2
-from grpc_tools import _protoc_compiler
+if TYPE_CHECKING:
+    from google.protobuf import descriptor_pb2
 
 # protoc runs in this process and shares its standard error: one compile at a time.
 _LOCK = threading.Lock()
@@ -64,6 +65,10 @@ def compile_protos(roots: Sequence[Path], names: Sequence[str], texts: Mapping[s
     """Compile ``names``; never raises on bad input (problems are messages)."""
     if not names:
         return Compiled()
+    # imported here: a design without protos never loads protoc or protobuf (~15 ms)
+    from google.protobuf import descriptor_pb2
+    from grpc_tools import _protoc_compiler
+
     with tempfile.TemporaryDirectory(prefix="kit-protoc-") as tmp:
         path = list(roots)
         if texts:
@@ -154,6 +159,8 @@ def _is_proto_name(name: str, path: Sequence[Path]) -> bool:
 
 def _errors_per_file(names: Sequence[str], path: Sequence[Path]) -> list[Message]:
     """Every input's errors, with places, from grpc_tools' structured compile."""
+    from grpc_tools import _protoc_compiler
+
     include = [str(p).encode() for p in path]
     seen: set[tuple[str, int, int, str]] = set()
     out: list[Message] = []

@@ -7,10 +7,12 @@ in bytes and UTF-16 units like every other kit span.
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-from google.protobuf import descriptor_pb2
+from typing import TYPE_CHECKING
 
 from kit_core.source import LineIndex, Span, file_span
+
+if TYPE_CHECKING:
+    from google.protobuf import descriptor_pb2
 
 # Field numbers of descriptor.proto used in source-info paths.
 FILE_PACKAGE = 2

@@ -14,14 +14,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-from google.protobuf import descriptor_pb2
+from typing import TYPE_CHECKING, Any
 
 from kit_core.diagnostics import Diagnostic, Severity, make
-from kit_core.proto import checks
 from kit_core.proto.compile import Message, compile_protos, well_known_root
 from kit_core.proto.places import ProtoText
+
+if TYPE_CHECKING:
+    from google.protobuf import descriptor_pb2
 
 
 @dataclass
@@ -93,6 +93,8 @@ def compile_design(
     compiled = compile_protos(pd.roots, names, buffers)
     pd.diagnostics = [_diagnostic(pd, m) for m in compiled.messages]
     if compiled.files and not pd.has_errors:
+        from kit_core.proto import checks
+
         pd.files = tuple(compiled.files)
         pd.diagnostics += checks.check_design(pd, manifest)
     return pd

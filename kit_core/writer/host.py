@@ -116,9 +116,16 @@ class DiskHost:
         self.real_root = os.path.realpath(self.root)
         self._dirs: dict[str, tuple[str, PathProblem | None]] = {"": (self.real_root, None)}
         self._inside: set[str] = set()  # directories _guard found inside the project
+        # directories found absent (until this host makes them): nothing below one needs a
+        # look (a clean run's ~2,000 outputs would each cost three failing system calls)
+        self._absent: set[str] = set()
+        self._prefix = os.path.join(self._root, "")
 
     def _abs(self, path: str) -> str:
-        return os.path.join(self._root, path) if path else self._root
+        return self._prefix + path if path else self._root  # `path` is relative (checked by the plan)
+
+    def _in_absent_dir(self, path: str) -> bool:
+        return bool(self._absent) and posixpath.dirname(path) in self._absent
 
     def _guard(self, path: str) -> str:
         """The absolute path of something kit changes, once its real directory is known to be
@@ -136,6 +143,8 @@ class DiskHost:
         return self._abs(path)
 
     def read(self, path: str) -> bytes | None:
+        if self._in_absent_dir(path):
+            return None
         try:
             with open(self._abs(path), "rb") as fh:
                 return fh.read()
@@ -147,10 +156,10 @@ class DiskHost:
             return None  # a file where a parent directory should be (the plan reports it)
 
     def is_dir(self, path: str) -> bool:
-        return os.path.isdir(self._abs(path))
+        return not self._in_absent_dir(path) and os.path.isdir(self._abs(path))
 
     def is_link(self, path: str) -> bool:
-        return os.path.islink(self._abs(path))
+        return not self._in_absent_dir(path) and os.path.islink(self._abs(path))
 
     def dir_problem(self, directory: str) -> PathProblem | None:
         return self._dir(directory)[1]
@@ -162,7 +171,9 @@ class DiskHost:
         head, name = posixpath.split(d)
         real_head, problem = self._dir(head)
         info = (posixpath.join(real_head, name), problem)
-        if problem is None:
+        if head in self._absent:
+            self._absent.add(d)
+        elif problem is None:
             info = self._look(d, real_head, name)
         self._dirs[d] = info
         return info
@@ -172,6 +183,7 @@ class DiskHost:
         try:
             st = os.lstat(full)
         except FileNotFoundError:
+            self._absent.add(d)
             return os.path.join(real_head, name), None  # made by the run
         if stat.S_ISLNK(st.st_mode):
             target = os.path.realpath(full)
@@ -217,6 +229,7 @@ class DiskHost:
 
     def mkdir(self, path: str) -> None:
         os.mkdir(self._guard(path))
+        self._absent.discard(path)
 
     def rmdir(self, path: str) -> None:
         os.rmdir(self._guard(path))
@@ -227,10 +240,12 @@ class DiskHost:
         mode = _existing_mode(target)
         fd = _create(tmp, 0o666 if mode is None else 0o600)  # a new file: the umask decides, as open() would
         try:
-            with os.fdopen(fd, "wb") as fh:
+            try:
                 if mode is not None:
-                    os.fchmod(fh.fileno(), mode)  # a replaced file keeps its mode
-                fh.write(data)
+                    os.fchmod(fd, mode)  # a replaced file keeps its mode
+                _write_all(fd, data)
+            finally:
+                os.close(fd)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
@@ -244,6 +259,13 @@ class DiskHost:
 
     def remove(self, path: str) -> None:
         os.unlink(self._guard(path))
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """`data` written whole with plain system calls (no buffered file object per output)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def _existing_mode(target: str) -> int | None:

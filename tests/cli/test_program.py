@@ -46,3 +46,22 @@ def test_contracts_write_no_openapi_document(tmp_path: Path) -> None:
     paths = _paths(_design(tmp_path, "output:\n  kind: contracts\n"))
     assert "docs/openapi.yaml" not in paths
     assert "gen/events/shop/events.go" in paths and "gen/types/shop/types.go" in paths
+
+
+def test_a_design_without_protos_loads_neither_protobuf_nor_protoc(tmp_path: Path) -> None:
+    """Both cost ~20 ms of imports in every run; only a design with protos needs them."""
+    import subprocess
+    import sys
+
+    _design(tmp_path, "openapi:\n  title: Shop\n")
+    probe = (
+        "import sys; from pathlib import Path; from kit_core.regenerate import regenerate; "
+        f"out = regenerate(Path({str(tmp_path / 'design')!r}), project_root=Path({str(tmp_path)!r})); "
+        "assert out.report is not None and out.report.ok; "
+        "print(sorted(m for m in sys.modules if m.startswith(('google.protobuf', 'grpc_tools._protoc'))))"
+    )
+    env = {"KIT_CACHE_DIR": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+    assert (tmp_path / "internal/types/shop/types.go").is_file()

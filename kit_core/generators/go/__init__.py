@@ -30,7 +30,6 @@ from contextlib import contextmanager
 from functools import partial
 from typing import Any
 
-from kit_core.generators import grpc
 from kit_core.generators.base import GenContext, Notice, OutputFile
 from kit_core.generators.go import (
     binding_file,
@@ -165,6 +164,8 @@ def grpc_units(g: GoGen) -> list[RenderUnit]:
     """The gRPC server layer around the pb code: it reads the compiled protos."""
     if not g.has_grpc:
         return []
+    from kit_core.generators import grpc  # with protos only (it loads protobuf)
+
     render = partial(grpc.generate, g.protos, g.manifest, g.layout.module, g.runtime)
     return [RenderUnit("go/grpc", render, extra=(protos_key(g.protos),), weight=1 + len(g.protos.services))]
 
@@ -187,10 +188,7 @@ def project_units(g: GoGen) -> list[RenderUnit]:
     names = tuple(d.name for d in decls)
     applied = tuple(sorted({mw for m in g.http.methods for mw in m.middlewares}))
     has_routes = bool(g.http.methods)
-    out = [
-        RenderUnit(f"go/middleware/{d.name}", partial(_scaffold, g, d), (owners[d.name],))
-        for d in decls
-    ]
+    out = [RenderUnit(f"go/middleware/{d.name}", partial(_scaffold, g, d), (owners[d.name],)) for d in decls]
     out.append(RenderUnit("go/slots", lambda: [middleware.slots(g, decls)], tuple(sorted(set(owners.values())))))
     out.append(
         RenderUnit("go/wiring", lambda: [wiring.generate(g, has_routes)], extra=(*applied, f"routes={has_routes}"))
