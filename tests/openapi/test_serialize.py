@@ -39,6 +39,7 @@ def pure(value: Any) -> str:
 @settings(max_examples=300, deadline=None)
 @given(st.dictionaries(_text.filter(bool), _value, min_size=1, max_size=4))
 @example({"1": "\n", "0": None})  # libyaml ends this with `...`, the Python emitter does not
+@example({"0": "\x85"})  # libyaml writes NEL as `"\N"`, the Python emitter as it is
 def test_fragments_read_as_in_the_whole(doc: dict[str, Any]) -> None:
     whole = serialize.dump({"outer": {"inner": doc}})
     try:

@@ -67,13 +67,14 @@ def _map_key(key: str) -> tuple[int, str]:
 
 # libyaml's emitter when PyYAML was built with it (about 4x faster on a large document), else
 # the pure-Python one. They write the same bytes (tests/openapi compares them) but for
-# characters beyond the Basic Multilingual Plane, which libyaml escapes (`"\U0001F680"`):
-# a dump showing such an escape is made again by the Python emitter, which writes them as
-# they are; so is one showing a complex key (`? |-`, libyaml's way with a key that spans
-# lines), and so is one ending in the end marker `...`: libyaml writes it after any block
-# scalar that keeps its trailing line breaks (`|+`) anywhere in the document, the Python
-# emitter only when the document ends in one. The one difference left is an empty key
-# (`'': x` against `? ''`), which no kit document holds (`@json("")` is refused; names and paths are never empty).
+# characters beyond the Basic Multilingual Plane, which libyaml escapes (`"\U0001F680"`),
+# and NEL (U+0085, libyaml's `"\N"`): a dump showing such an escape is made again by the
+# Python emitter, which writes them as they are; so is one showing a complex key (`? |-`,
+# libyaml's way with a key that spans lines), and so is one ending in the end marker `...`:
+# libyaml writes it after any block scalar that keeps its trailing line breaks (`|+`)
+# anywhere in the document, the Python emitter only when the document ends in one. The one
+# difference left is an empty key (`'': x` against `? ''`), which no kit document holds
+# (`@json("")` is refused; names and paths are never empty).
 class _Dumper(yaml.SafeDumper):
     def ignore_aliases(self, data: Any) -> bool:
         return True
@@ -106,7 +107,8 @@ def dump(value: Any) -> str:
     if text is None:
         text = _dump(value, _CDumper)
     # `"? " in`: a plain substring search first (the ^ of a multiline pattern is tried at every character)
-    redo = "\\U" in text or text.endswith("\n" + END_MARKER) or ("? " in text and _COMPLEX_KEY.search(text))
+    escaped = "\\U" in text or "\\N" in text
+    redo = escaped or text.endswith("\n" + END_MARKER) or ("? " in text and _COMPLEX_KEY.search(text))
     return _dump(value, _Dumper) if redo else text
 
 
