@@ -169,7 +169,11 @@ async def lsp_saves(info: DesignInfo, env: dict[str, str], rounds: int) -> list[
 
     os.environ.update(env)
     client = LanguageClient(converter_factory=default_converter)
-    register_lsp_features(client, DEFAULT_CLIENT_FEATURES)
+    def accept(c: LanguageClient, params: object = None) -> None:
+        return None  # file watchers registered, code lenses refreshed after a save: nothing to do here
+
+    answered = {lsp.WORKSPACE_CODE_LENS_REFRESH: accept, lsp.CLIENT_REGISTER_CAPABILITY: accept}
+    register_lsp_features(client, {**DEFAULT_CLIENT_FEATURES, **answered})
     await client.start_io(sys.executable, "-m", "kit_lsp")
     await client.initialize_session(
         lsp.InitializeParams(capabilities=client_capabilities("visual-studio-code"), root_uri=info.root.parent.as_uri())
