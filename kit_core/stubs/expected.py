@@ -63,11 +63,10 @@ def http_expected(g: Any) -> list[Expected]:
 
 
 def grpc_expected(g: Any, pd: Any) -> list[Expected]:
-    from kit_core.generators.grpc import files
-    from kit_core.generators.grpc.view import services
-
     if g.protos is None or not g.protos.services:
         return []
+    from kit_core.generators.grpc import files  # loads protobuf: with protos only
+    from kit_core.generators.grpc.view import services
     out = []
     for v in services(g.protos, g.manifest, g.layout.module, g.runtime):
         for r in v.service.rpcs:
