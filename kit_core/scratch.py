@@ -1,9 +1,12 @@
 """Scratch files and forked children shared by `kit gen`'s helpers (the renderers' fork,
 the analyzer rules' fork, gofmt's batches).
 
-Scratch files go to memory (/dev/shm) when it is there: they live for one run and are read
-once. A forked child hands its result back pickled through such a file; the parent treats
-a file that does not load as no result (the child is not trusted, its work is redone).
+A forked child hands its result back pickled through a `Scratch`: an anonymous file in
+memory (``memfd_create``; elsewhere a temporary file unlinked at once), opened before the
+fork, so that no name is left behind whatever ends the run (a killed `kit gen` used to leave
+its files in /dev/shm). Child and parent share the file's offset: the child writes from the
+start, the parent rewinds once the child is done. The parent treats a result that does not
+load as no result (the child is not trusted, its work is redone).
 """
 
 from __future__ import annotations
@@ -21,26 +24,40 @@ def memory_dir() -> str | None:
     return "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
 
 
-def scratch_file(prefix: str) -> str:
-    """A new, empty scratch file (the caller unlinks it)."""
-    fd, path = tempfile.mkstemp(prefix=prefix, suffix=".pickle", dir=memory_dir())
-    os.close(fd)
-    return path
+class Scratch:
+    """An anonymous file for one child's result (see the module's docstring)."""
 
+    def __init__(self, name: str) -> None:
+        if hasattr(os, "memfd_create"):
+            self.fd = os.memfd_create(name, os.MFD_CLOEXEC)
+        else:  # pragma: no cover - not Linux
+            self.fd, path = tempfile.mkstemp(prefix=name, dir=memory_dir())
+            os.unlink(path)
 
-def hand_over(path: str, value: Any) -> None:
-    """The child's side: ``value`` pickled into ``path``."""
-    with open(path, "wb") as fh:
-        pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    def hand_over(self, value: Any) -> None:
+        """The child's side: ``value`` pickled into the file."""
+        with os.fdopen(os.dup(self.fd), "wb") as fh:
+            pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
 
+    def write_text(self, text: str) -> None:
+        """The child's side, when it failed: why (for a reader of the file; never loads)."""
+        with os.fdopen(os.dup(self.fd), "w", encoding="utf-8") as fh:
+            fh.write(text)
 
-def taken(path: str, default: Any = None) -> Any:
-    """The parent's side: what the child handed over, or ``default`` when it did not load."""
-    try:
-        with open(path, "rb") as fh:
-            return pickle.load(fh)
-    except Exception:
-        return default
+    def taken(self, default: Any = None) -> Any:
+        """The parent's side, once the child is done: what it handed over, or ``default`` when
+        that does not load."""
+        try:
+            os.lseek(self.fd, 0, os.SEEK_SET)
+            with os.fdopen(os.dup(self.fd), "rb") as fh:
+                return pickle.load(fh)
+        except Exception:
+            return default
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
 
 
 def stop(pid: int) -> None:

@@ -14,7 +14,6 @@ the work is then done in this process. Without ``fork`` the work is done at once
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -43,7 +42,7 @@ class Pending:
         self.value: Any = None
         self.pid = 0
         self.note = -1
-        self.path = ""
+        self.scratch: scratch.Scratch | None = None
 
     @classmethod
     def start(cls, ahead: Ahead, fork: bool) -> Pending:
@@ -55,12 +54,12 @@ class Pending:
         return pending
 
     def _fork(self) -> None:
-        self.path = scratch.scratch_file("kit-ahead-")
+        self.scratch = scratch.Scratch("kit-ahead")
         note_r, note_w = os.pipe()
         self.pid = os.fork()
         if self.pid == 0:  # the child: do the work, hand the result over, end without cleanup
             os.close(note_r)
-            _child(self.ahead, self.path, note_w)
+            _child(self.ahead, self.scratch, note_w)
         os.close(note_w)
         self.note = note_r
         os.set_blocking(note_r, False)
@@ -82,7 +81,7 @@ class Pending:
         return self.value
 
     def _heard(self, note: bytes) -> None:
-        loaded = scratch.taken(self.path, _FAILED) if note else _FAILED
+        loaded = self.scratch.taken(_FAILED) if note and self.scratch is not None else _FAILED
         self._settle(self.ahead.run() if loaded is _FAILED else loaded)
 
     def _settle(self, value: Any) -> None:
@@ -96,10 +95,9 @@ class Pending:
         if self.note >= 0:
             os.close(self.note)
             self.note = -1
-        if self.path:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(self.path)
-            self.path = ""
+        if self.scratch is not None:
+            self.scratch.close()
+            self.scratch = None
 
     def __enter__(self) -> Pending:
         return self
@@ -110,10 +108,10 @@ class Pending:
         self.close()
 
 
-def _child(ahead: Ahead, path: str, note: int) -> None:
+def _child(ahead: Ahead, into: scratch.Scratch, note: int) -> None:
     status = 1
     try:
-        scratch.hand_over(path, ahead.run())
+        into.hand_over(ahead.run())
         os.write(note, b"!")
         status = 0
     finally:

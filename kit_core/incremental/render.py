@@ -75,7 +75,7 @@ _QUEUE_BYTES = 60_000  # below a pipe's capacity (64 KiB on Linux): the write ne
 
 
 def _forked(units: list[RenderUnit], watch: Pending | None) -> Rendered | None:
-    tmp = scratch.scratch_file("kit-render-")
+    tmp = scratch.Scratch("kit-render")
     queue_r, queue_w = os.pipe()
     pid = 0
     try:
@@ -105,8 +105,7 @@ def _forked(units: list[RenderUnit], watch: Pending | None) -> Rendered | None:
         if pid:
             scratch.stop(pid)
         os.close(queue_r)
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
+        tmp.close()
 
 
 def _never() -> bool:
@@ -120,21 +119,18 @@ def _take(units: list[RenderUnit], queue: int, out: Rendered, stop: Callable[[],
     return out
 
 
-def _child(units: list[RenderUnit], queue: int, tmp: str) -> None:
+def _child(units: list[RenderUnit], queue: int, tmp: scratch.Scratch) -> None:
     status = 1
     try:
-        scratch.hand_over(tmp, _take(units, queue, {}))
+        tmp.hand_over(_take(units, queue, {}))
         status = 0
     except BaseException:
-        try:
-            with open(tmp, "w", encoding="utf-8") as fh:
-                fh.write(traceback.format_exc())
-        except OSError:
-            pass
+        with contextlib.suppress(OSError):
+            tmp.write_text(traceback.format_exc())
     finally:
         os._exit(status)
 
 
-def _read(tmp: str) -> Rendered | None:
-    data = scratch.taken(tmp)
+def _read(tmp: scratch.Scratch) -> Rendered | None:
+    data = tmp.taken()
     return data if isinstance(data, dict) else None

@@ -130,16 +130,24 @@ def test_a_real_kit_gen_killed_mid_commit(
     reference, written, _ = after
     root = copy_of(before, tmp_path, "process")
     cmd = [sys.executable, "-m", "kit_core.cli", "gen", str(root / "design")]
+    scratch_before = _named_scratch()
     dead = subprocess.run(
         cmd, env={**os.environ, ENV: f"rename:{max(1, written // 2)}"}, capture_output=True, text=True
     )
     assert dead.returncode == KILLED
+    assert _named_scratch() <= scratch_before  # its forked helpers' results had no name to leave behind
     staged = [p for p in root.rglob("*") if p.name.endswith(".kit-tmp")]
     assert staged  # it died with files staged and not yet in place
     again = subprocess.run(cmd, capture_output=True, text=True)
     assert again.returncode == 0, again.stderr
     assert "finished writing what a kit run that was stopped had begun" in again.stderr
     assert snapshot(root) == reference
+
+
+def _named_scratch() -> set[str]:
+    """What a run's forked helpers once left in /dev/shm when the run was killed."""
+    shm = Path("/dev/shm")
+    return {p.name for p in shm.glob("kit-*.pickle")} if shm.is_dir() else set()
 
 
 def test_staging_files_of_earlier_runs_are_swept(
