@@ -6,7 +6,6 @@ time). Messages follow dsl-facts §7: `<label>: <reason>`, nested labels joined 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -78,11 +77,10 @@ class FieldChecks:
     design: GoDesign
     needs: Needs
     helpers: PackageHelpers
-    pointer: Callable[[FieldFacts], bool]  # whether a field's Go type is a pointer
 
     @cached_property
     def walker(self) -> Walker:
-        return Walker(self.design, self.needs, self.pointer)
+        return Walker(self.design, self.needs)
 
     def field(self, out: Emitter, f: FieldFacts, expr: str, pointer: bool, label: str) -> None:
         absent = presence(f)

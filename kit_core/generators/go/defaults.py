@@ -27,8 +27,8 @@ def default_statements(g: GoGen, mapper: TypeMapper, m: MethodInfo, helper: str,
         facts = g.design.facts(b.field.owner, b.field.owner_package, b.field.field)
         shape = b.field.shape
         value = literal(mapper, dec.args[0], shape)
-        target = f"req.{g.design.go_name(facts)}"
-        if mapper.pointer(facts):
+        target = f"req.{facts.go_name}"
+        if facts.pointer:
             out.append(f"{target} = {helper}.Ptr[{mapper.shape(shape.base())}]({value})")
         else:
             out.append(f"{target} = {value}")

@@ -180,10 +180,6 @@ class GoDesign:
             else:
                 return Leaf(ref, self.resolve(ref, package, params), package, params)
 
-    def go_names(self, decl: TypeDecl | ErrorDecl, package: str) -> dict[int, str]:
-        """Go field names of a declaration's own fields (a later clash gets `_2`)."""
-        return {id(f.field): f.go_name for f in self.fields_of(decl, package)}
-
     def facts(self, owner: TypeDecl | ErrorDecl, package: str, f: Field) -> FieldFacts:
         """The facts of one field of a declaration (an effective field's own declaration)."""
         found = self._facts.get(id(f))
@@ -191,9 +187,6 @@ class GoDesign:
             self.fields_of(owner, package)
             found = self._facts[id(f)]
         return found
-
-    def go_name(self, f: FieldFacts) -> str:
-        return f.go_name
 
     def members(self, decl: TypeDecl | ErrorDecl, package: str) -> list[FieldFacts | Mixin]:
         """Fields (as facts) and mixins in declaration order (memoised: every generator walks

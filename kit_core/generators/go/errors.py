@@ -57,7 +57,7 @@ def error_view(g: GoGen, imports: ImportSet, decl: ErrorDecl, package: str) -> E
         not f.sensitive and f.explicit_binding not in ("header", "cookie") for f in own
     )
     flat = g.design.flat_fields(decl, package)
-    headers = header_writes(g.design, mapper, flat, "e", imports)
+    headers = header_writes(g.design, flat, "e", imports)
     if headers:
         imports.std("net/http")
     fill = Filler(g.design, g.needs, mapper).statements(decl, package, recv="b") if json_body else []

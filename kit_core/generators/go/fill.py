@@ -29,7 +29,7 @@ class Filler:
                 if self.needs.leaf_fills(r):
                     out.append(f"{recv}.{m.ref.name}.FillEmpty()")
                 continue
-            out.extend(self._field(m, f"{recv}.{self.design.go_name(m)}"))
+            out.extend(self._field(m, f"{recv}.{m.go_name}"))
         return out
 
     def _field(self, f: FieldFacts, expr: str) -> list[str]:
@@ -42,7 +42,7 @@ class Filler:
         leaf = f.leaf
         if not self.needs.leaf_fills(leaf.resolved):
             return out
-        pointer = self.mapper.pointer(f)
+        pointer = f.pointer
         nested = self._value(f.ref, expr, pointer, leaf.resolved is not None and leaf.resolved.kind is Kind.PARAM, 0)
         if nested:
             out.append(nested)

@@ -88,14 +88,14 @@ def handler_view(g: GoGen, m: MethodInfo, imports: ImportSet) -> HandlerView:
         for b in m.request_fields:
             if is_bound(b, multipart):
                 facts = g.design.facts(b.field.owner, b.field.owner_package, b.field.field)
-                binds.extend(binder.statements(b, f"req.{g.design.go_name(facts)}", mapper.pointer(facts)))
+                binds.extend(binder.statements(b, f"req.{facts.go_name}", facts.pointer))
         defaults = default_statements(g, mapper, m, helper, decodes(m, multipart))
         query = binder.uses_query
     resp = m.response if m.response is not None and not m.passthrough else None
     resp_decl = resp.decl if resp is not None and isinstance(resp.decl, TypeDecl) else None
     headers: list[str] = []
     if resp_decl is not None and resp is not None and resp.package is not None:
-        headers = header_writes(g.design, mapper, g.design.flat_fields(resp_decl, resp.package), "resp", imports)
+        headers = header_writes(g.design, g.design.flat_fields(resp_decl, resp.package), "resp", imports)
     if binds or defaults or multipart:
         imports.alias(g.layout.import_path(g.layout.transport), helper)
     req_decl = req.decl if req is not None and isinstance(req.decl, TypeDecl) else None

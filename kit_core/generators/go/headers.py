@@ -5,7 +5,6 @@ from __future__ import annotations
 from kit_core.generators.go.design import FieldFacts, GoDesign
 from kit_core.generators.go.imports import ImportSet
 from kit_core.generators.go.render import block, go_string
-from kit_core.generators.go.typemap import TypeMapper
 from kit_core.symbols import FLOAT_PRIMITIVES, INT_PRIMITIVES, Kind
 
 
@@ -34,7 +33,7 @@ def wire_string(design: GoDesign, f: FieldFacts, value: str, imports: ImportSet)
 
 
 def header_writes(
-    design: GoDesign, mapper: TypeMapper, fields: list[FieldFacts], recv: str, imports: ImportSet
+    design: GoDesign, fields: list[FieldFacts], recv: str, imports: ImportSet
 ) -> list[str]:
     """Statements writing every header/cookie field of ``recv`` to `w`."""
     out: list[str] = []
@@ -42,9 +41,9 @@ def header_writes(
         binding = f.explicit_binding
         if binding not in ("header", "cookie") or f.sensitive:
             continue
-        expr = f"{recv}.{design.go_name(f)}"
+        expr = f"{recv}.{f.go_name}"
         wire = go_string(f.wire_name(binding))
-        pointer = mapper.pointer(f)
+        pointer = f.pointer
         if f.ref.array_dims:
             one = _write(binding, wire, wire_string(design, f, "x", imports), add=True, imports=imports)
             out.append(block(f"for _, x := range {expr}", one))

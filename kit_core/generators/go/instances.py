@@ -35,7 +35,7 @@ def function_name(g: GoGen, ref: TypeRef, package: str) -> str | None:
     r = g.design.resolve(ref, package)
     if r is None or r.kind is not Kind.TYPE or not ref.args:
         return None
-    walker = Walker(g.design, g.needs, g.mapper(g.imports(), package).pointer)
+    walker = Walker(g.design, g.needs)
     if not walker.misses(ref, Scope(package)):
         return None
     return "Validate" + DeclNames(g.design.symbols).of(g.index.shape(ref, package))

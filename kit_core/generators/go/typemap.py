@@ -111,15 +111,6 @@ class TypeMapper:
 
     # ---------------------------------------------------------------- fields
 
-    def pointer(self, f: FieldFacts) -> bool:
-        """Whether a field's Go type gets a `*`: optional, nullable or a required type parameter."""
-        return f.pointer
-
     def field_type(self, f: FieldFacts) -> str:
         base = self.base(f.ref, f.owner_package, f.params)
-        return "*" + base if self.pointer(f) else base
-
-
-def is_param(f: FieldFacts) -> bool:
-    """A field typed directly by a type parameter (`data T`)."""
-    return f.kind is Kind.PARAM and f.ref.array_dims == 0
+        return "*" + base if f.pointer else base

@@ -100,7 +100,7 @@ def struct_view(g: GoGen, mapper: TypeMapper, filler: Filler, decl: TypeDecl, pa
 
 
 def field_view(g: GoGen, mapper: TypeMapper, f: FieldFacts) -> MemberView:
-    pointer = mapper.pointer(f)
+    pointer = f.pointer
     return _new_member(field_doc(f.field), f.go_name, mapper.field_type(f), struct_tag(f, pointer), "")
 
 

@@ -61,7 +61,7 @@ def prefill(g: GoGen, mapper: TypeMapper, decl: TypeDecl, package: str, path: st
             if inner is not None and r is not None and g.needs.unmarshals(inner):
                 out.extend(prefill(g, mapper, inner, r.package or package, f"{path}.{m.ref.name}"))
         elif prefills(m):
-            out.append(f"{path}.{g.design.go_name(m)} = {default_expr(g, mapper, m)}")
+            out.append(f"{path}.{m.go_name} = {default_expr(g, mapper, m)}")
     return out
 
 
@@ -75,7 +75,7 @@ def default_expr(g: GoGen, mapper: TypeMapper, f: FieldFacts) -> str:
     assert f.default is not None
     # `literal` never reads the reference's own `?` (only its arrays, name and arguments)
     value = literal(g, mapper, f.default, f.ref, f.owner_package, f.params)
-    if mapper.pointer(f):
+    if f.pointer:
         return f"{PTR_HELPER}[{mapper.base(f.ref, f.owner_package, f.params)}]({value})"
     return value
 

@@ -32,7 +32,7 @@ class ValidateView:
 def generate(g: GoGen, pkg: Package) -> OutputFile | None:
     helpers = PackageHelpers()
     imports = g.imports()
-    checks = FieldChecks(g.design, g.needs, helpers, g.mapper(imports, pkg.name).pointer)
+    checks = FieldChecks(g.design, g.needs, helpers)
     out: list[ValidateView] = []
     std: set[str] = set()
     for name in sorted(pkg.scalars):
@@ -112,6 +112,6 @@ def _cross_field(g: GoGen, em: Emitter, t: TypeDecl, package: str) -> None:
         em.open("")
         em.add("n := 0")
         for f in members:
-            em.add(f"if v.{g.design.go_name(f)} != nil {{\n\tn++\n}}")
+            em.add(f"if v.{f.go_name} != nil {{\n\tn++\n}}")
         em.fail(f"n {cmp}", f"{d.name} [{names}] - {reason}")
         em.close()

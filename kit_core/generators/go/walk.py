@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from kit_core.generators.go.design import FieldFacts, GoDesign, nilable_resolved
+from kit_core.generators.go.design import GoDesign, nilable_resolved
 from kit_core.generators.go.emit import Emitter
 from kit_core.generators.go.needs import Needs, scalar_validates
 from kit_core.model import Mixin, ScalarDecl, TypeDecl, TypeRef
@@ -54,7 +54,6 @@ def esc(label: str) -> str:
 class Walker:
     design: GoDesign
     needs: Needs
-    pointer: Callable[[FieldFacts], bool]  # whether a field's Go type is a pointer
 
     # ---------------------------------------------------------------- questions
 
@@ -194,9 +193,9 @@ class Walker:
                 continue
             if m.sensitive or not self._rest_anything(m.ref, inner):
                 continue
-            member = f"{value}.{self.design.go_name(m)}"
+            member = f"{value}.{m.go_name}"
             own = f"{label}: {esc(m.label)}" if label else esc(m.label)
-            if self.pointer(m):
+            if m.pointer:
                 out.open(f"if {member} != nil")
                 self.rest(out, m.ref, inner, f"(*{member})", own, args)
                 out.close()
