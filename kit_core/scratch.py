@@ -16,7 +16,8 @@ import os
 import pickle
 import signal
 import tempfile
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 
 def memory_dir() -> str | None:
@@ -39,11 +40,6 @@ class Scratch:
         with os.fdopen(os.dup(self.fd), "wb") as fh:
             pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
 
-    def write_text(self, text: str) -> None:
-        """The child's side, when it failed: why (for a reader of the file; never loads)."""
-        with os.fdopen(os.dup(self.fd), "w", encoding="utf-8") as fh:
-            fh.write(text)
-
     def taken(self, default: Any = None) -> Any:
         """The parent's side, once the child is done: what it handed over, or ``default`` when
         that does not load."""
@@ -58,6 +54,20 @@ class Scratch:
         if self.fd >= 0:
             os.close(self.fd)
             self.fd = -1
+
+
+def child_ends(into: Scratch, work: Callable[[], Any], note: int | None = None) -> NoReturn:
+    """A forked child's whole life after the fork: ``work()``, its result handed over through
+    ``into`` (then one byte on ``note``, when given), and the process ended without cleanup.
+    It ends with status 0 only when all of that was done: anything else is not trusted."""
+    status = 1
+    try:
+        into.hand_over(work())
+        if note is not None:
+            os.write(note, b"!")
+        status = 0
+    finally:
+        os._exit(status)
 
 
 def stop(pid: int) -> None:

@@ -59,7 +59,7 @@ class Pending:
         self.pid = os.fork()
         if self.pid == 0:  # the child: do the work, hand the result over, end without cleanup
             os.close(note_r)
-            _child(self.ahead, self.scratch, note_w)
+            scratch.child_ends(self.scratch, self.ahead.run, note_w)
         os.close(note_w)
         self.note = note_r
         os.set_blocking(note_r, False)
@@ -106,13 +106,3 @@ class Pending:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
-
-
-def _child(ahead: Ahead, into: scratch.Scratch, note: int) -> None:
-    status = 1
-    try:
-        into.hand_over(ahead.run())
-        os.write(note, b"!")
-        status = 0
-    finally:
-        os._exit(status)

@@ -17,9 +17,7 @@ error only if the rendering is wanted.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import traceback
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -83,7 +81,7 @@ def _forked(units: list[RenderUnit], watch: Pending | None) -> Rendered | None:
         os.close(queue_w)
         pid = os.fork()
         if pid == 0:  # the child: render what it takes, hand the files over, end without cleanup
-            _child(units, queue_r, tmp)
+            scratch.child_ends(tmp, lambda: _take(units, queue_r, {}))
         out: Rendered = {}
         failed: Exception | None = None
         try:
@@ -117,18 +115,6 @@ def _take(units: list[RenderUnit], queue: int, out: Rendered, stop: Callable[[],
         unit = units[int.from_bytes(data, "little")]
         out[unit.name] = unit.render()
     return out
-
-
-def _child(units: list[RenderUnit], queue: int, tmp: scratch.Scratch) -> None:
-    status = 1
-    try:
-        tmp.hand_over(_take(units, queue, {}))
-        status = 0
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.write_text(traceback.format_exc())
-    finally:
-        os._exit(status)
 
 
 def _read(tmp: scratch.Scratch) -> Rendered | None:
