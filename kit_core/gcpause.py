@@ -25,14 +25,18 @@ from contextlib import contextmanager
 
 
 @contextmanager
-def paused_gc() -> Iterator[None]:
+def paused_gc(freeze: bool = True) -> Iterator[None]:
+    """No cyclic collection meanwhile. ``freeze``: when this is the outermost pause, hide what
+    survived it from later collections (a model that stays; not for short-lived values such
+    as a generation's outputs)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        if enabled:  # the outermost pause: hide what survived from later collections
-            gc.freeze()
+        if enabled:
+            if freeze:
+                gc.freeze()
             gc.enable()
 
 

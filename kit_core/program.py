@@ -312,10 +312,10 @@ def generate(design: Design, analysis: Any, targets: Iterable[str] = TARGETS) ->
     """Run the selected generators in memory; nothing touches the disk here (the protobuf
     plugins read the compiled protos from their stdin). Raises DesignError when the plugins
     cannot run or fail."""
-    from kit_core.generators.go import paused_gc
+    from kit_core.gcpause import paused_gc
     from kit_core.generators.go.gofmt import gofmt_all
 
-    with paused_gc():
+    with paused_gc(freeze=False):
         files = [f for u in units(design, analysis, targets) for f in u.render()]
         files = gofmt_all(sorted(files, key=lambda f: f.path))
     return GenResult(files, [])

@@ -131,12 +131,12 @@ def prime(loaded: Loaded, project_root: Path, targets: Iterable[str] = TARGETS) 
     keeps its pieces for the next run (`GenContext.keys`) - so that the first edit renders
     only what it changes, not the whole document. Writes nothing."""
     from kit_core import program
-    from kit_core.generators.go import paused_gc
+    from kit_core.gcpause import paused_gc
 
     design, checked = loaded.design, loaded.checked
     if any(d.is_error for d in checked.diagnostics):
         return
-    with paused_gc():
+    with paused_gc(freeze=False):
         if design.module is None:
             _, design.module = program.find_go_module(Path(project_root).resolve())
         keys = _keys(design, build_id(), checked.analysis)
@@ -217,7 +217,7 @@ class _Run:
 
     def _generate(self, design: Design, checked: CheckResult, rules: _Rules | None = None) -> Outcome:
         from kit_core import program
-        from kit_core.generators.go import paused_gc
+        from kit_core.gcpause import paused_gc
 
         self.outcome.diagnostics = _printed(checked.diagnostics)
         if self.outcome.has_errors:
@@ -225,7 +225,7 @@ class _Run:
                 self.outcome.diagnostics = rules.diagnostics()
             return self.outcome
         self.progress("generating")
-        with paused_gc():
+        with paused_gc(freeze=False):
             try:
                 if design.module is None:
                     _, design.module = program.find_go_module(self.project_root)

@@ -23,13 +23,11 @@ Units and what they read:
 
 from __future__ import annotations
 
-import gc
 import hashlib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import partial
 from typing import Any
 
+from kit_core.gcpause import paused_gc
 from kit_core.generators.base import GenContext, Notice, OutputFile
 from kit_core.generators.go import (
     binding_file,
@@ -58,7 +56,9 @@ __all__ = ["generate", "units"]
 
 
 def generate(ctx: GenContext) -> tuple[list[OutputFile], list[Notice]]:
-    with paused_gc(), Gofmt() as fmt:
+    # generating makes little cyclic garbage, and a full collection over a large design's
+    # trees and analysis costs about half a second: none meanwhile (its outputs are not kept)
+    with paused_gc(freeze=False), Gofmt() as fmt:
         files: list[OutputFile] = []
         for unit in units(ctx):
             part = unit.render()
@@ -66,19 +66,6 @@ def generate(ctx: GenContext) -> tuple[list[OutputFile], list[Notice]]:
             files.extend(part)
         files = fmt.result(sorted(files, key=lambda f: f.path))
     return files, []  # stale-stub and gRPC notices come from the writer, which sees the disk
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """No cyclic garbage collection while generating: the run makes little cyclic garbage, and a
-    full collection over a large design's syntax trees and analysis costs about half a second."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def units(ctx: GenContext) -> list[RenderUnit]:
