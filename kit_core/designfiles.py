@@ -33,12 +33,7 @@ def design_root_for(path: str) -> Path | None:
     """The design folder of a file: the nearest folder at or above the file's folder
     holding a manifest (None: a file outside any design)."""
     p = Path(path)
-    if p.name == MANIFEST_NAME:
-        return p.parent
-    for d in p.parents:
-        if (d / MANIFEST_NAME).is_file():
-            return d
-    return None
+    return p.parent if p.name == MANIFEST_NAME else _manifest_parent(p)
 
 
 def design_roots(folder: Path) -> list[Path]:
