@@ -18,12 +18,15 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kit_core.generators.base import Notice, OutputFile
 from kit_core.writer.headers import GO_GEN_ONCE, first_line
 from kit_core.writer.host import Host
 from kit_core.writer.roots import output_path
+
+if TYPE_CHECKING:
+    from kit_core.gosource import GoSource
 
 
 def stale_stub_notices(
@@ -60,10 +63,26 @@ def stale_stub_notices(
 
 
 def _is_stub(host: Host, path: str) -> bool:
+    """A gen-once file shaped as kit writes a method's stub: a logic type `<M>Service` (HTTP)
+    or `<M>Logic` (gRPC), its constructor `New<type>` and the method `<M>` on it. A gen-once
+    file of the user's own (an example's store, a helper) is not a stub, whatever its header."""
     if not path.endswith(".go"):
         return False
     data = host.read(path)
-    return data is not None and first_line(data) == GO_GEN_ONCE
+    if data is None or first_line(data) != GO_GEN_ONCE:
+        return False
+    from kit_core.gosource import GoSource  # tree-sitter-go: loaded only when a notice needs it
+
+    return _declares_method_stub(GoSource.parse(data))
+
+
+def _declares_method_stub(source: GoSource) -> bool:
+    constructors = {f.name for f in source.functions()}
+    return any(
+        m.receiver in (m.name + "Service", m.name + "Logic") and "New" + m.receiver in constructors
+        for m in source.methods()
+        if m.receiver is not None
+    )
 
 
 def grpc_notices(host: Host, manifest: Any, files: Sequence[Any], swept: set[str]) -> list[Notice]:

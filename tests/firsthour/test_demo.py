@@ -1,29 +1,40 @@
-"""`bash scripts/demo` as a new user runs it: in a copy of the checkout with a fresh
-virtualenv, it installs only what the main job needs (no Rust toolchain, no editor, no
-system packages, no npm), serves the todo example with its real logic, and prints URLs
-that work. Its time on a fresh machine is measured by bench/demo/bench_demo.py."""
+"""`bash scripts/demo` as a new user runs it: in a copy of the checkout, with no virtualenv
+active, it makes its own (never installing into the system's Python), installs only what the
+main job needs (no Rust toolchain, no editor, no system packages, no npm), serves the todo
+example with its real logic, and prints URLs that work. Its time on a fresh machine is
+measured by bench/demo/bench_demo.py."""
 
 from __future__ import annotations
 
 import json
+import sys
 import shutil
 import subprocess
 import urllib.request
 from pathlib import Path
 
 import pytest
-from fresh_machine import Demo, clean_env, copy_checkout, free_port, fresh_venv, tripwires
+from fresh_machine import Demo, clean_env, copy_checkout, free_port, tripwires
 
 pytestmark = pytest.mark.skipif(
     not all(shutil.which(t) for t in ("go", "git", "curl", "bash")), reason="go, git, curl and bash are needed"
 )
 
 
-def demo_env(tmp_path: Path, venv_bin: Path, trip: Path) -> dict[str, str]:
-    env = clean_env(venv_bin, trip)
-    env["VIRTUAL_ENV"] = str(venv_bin.parent)
+def demo_env(tmp_path: Path, trip: Path) -> dict[str, str]:
+    env = clean_env(trip)
     env["KIT_CACHE_DIR"] = str(tmp_path / "kit-cache")
     return env
+
+
+def logged_python(folder: Path, log: Path) -> Path:
+    """A `python3` ahead on PATH that logs its arguments and runs the machine's interpreter:
+    what the demo asks of the system's Python."""
+    folder.mkdir(parents=True, exist_ok=True)
+    exe = folder / "python3"
+    exe.write_text(f'#!/bin/sh\necho "$*" >> "{log}"\nexec "{sys.executable}" "$@"\n')
+    exe.chmod(0o755)
+    return folder
 
 
 def curl(line: str) -> str:
@@ -37,10 +48,13 @@ def test_demo_installs_only_the_main_job_and_serves_a_working_todo_api(tmp_path:
     config = checkout / "examples/todo/config/config.yaml"
     config.write_text(config.read_text().replace("127.0.0.1:8080", f"127.0.0.1:{free_port()}"))
     record = tmp_path / "tripwires.log"
-    env = demo_env(tmp_path, fresh_venv(tmp_path / "venv"), tripwires(tmp_path / "tripwires", record))
+    system_calls = tmp_path / "python3.log"
+    env = demo_env(tmp_path, tripwires(tmp_path / "tripwires", record))
+    env["PATH"] = f"{logged_python(tmp_path / 'system', system_calls)}:{env['PATH']}"
     demo = Demo.start(checkout, env)
     try:
         addr, _, printed = demo.wait_banner(timeout=900)
+        assert not [line for line in demo.lines if "notice:" in line]  # the example's own code is no stub
         tries = [line.strip() for line in printed if line.strip().startswith("curl ")]
         assert len(tries) == 6, printed
         created = json.loads(curl(tries[0]))
@@ -60,8 +74,10 @@ def test_demo_installs_only_the_main_job_and_serves_a_working_todo_api(tmp_path:
     finally:
         demo.stop()
     assert not record.exists(), f"the demo ran tools the main job does not need:\n{record.read_text()}"
+    asked = system_calls.read_text().splitlines()
+    assert asked == ["-m venv " + str(checkout / ".venv")], asked  # nothing installed into it
     installed = subprocess.run(
-        [str(tmp_path / "venv/bin/python"), "-c", "import kit_core; print(kit_core.__file__)"],
+        [str(checkout / ".venv/bin/python"), "-c", "import kit_core; print(kit_core.__file__)"],
         cwd=tmp_path,  # not this checkout's folder, which -c would import from
         capture_output=True,
         text=True,

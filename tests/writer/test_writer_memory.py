@@ -287,12 +287,22 @@ def test_go_target_leaves_the_document() -> None:
 # --------------------------------------------------------------------------- notices
 
 
+def _stub(method: str, kind: str = "Service") -> str:
+    """A gen-once file shaped as kit writes a method's logic stub."""
+    logic = method + kind
+    return (
+        f"{GO_GEN_ONCE}\n\npackage todo\n\ntype {logic} struct{{}}\n\n"
+        f"func New{logic}() *{logic} {{ return &{logic}{{}} }}\n\n"
+        f"func (l *{logic}) {method}() error {{ return nil }}\n"
+    )
+
+
 def test_stale_stub_dir_and_file_notices() -> None:
     host = MemoryHost(
         {
-            "internal/service/old_service/list.go": f"{GO_GEN_ONCE}\n",
-            "internal/service/old_service/get.go": f"{GO_GEN_ONCE}\n",
-            "internal/service/todo/renamed.go": f"{GO_GEN_ONCE}\n",
+            "internal/service/old_service/list.go": _stub("List"),
+            "internal/service/old_service/get.go": _stub("Get", "Logic"),
+            "internal/service/todo/renamed.go": _stub("Renamed"),
             "internal/service/todo/helpers.go": "package todo // user helper: no notice\n",
         }
     )
@@ -302,6 +312,20 @@ def test_stale_stub_dir_and_file_notices() -> None:
         ("internal/service/todo/renamed.go", "logic stub of a renamed or dropped method"),
     ]
     assert "internal/service/old_service/list.go" in host.files  # notices never act
+
+
+def test_a_gen_once_file_that_is_no_method_stub_gets_no_notice() -> None:
+    """An example's own code under the stubs (its store), even with the gen-once header, or a
+    header-only file: kit did not write it as the stub of a method, so it is not one."""
+    store = f"{GO_GEN_ONCE}\n\npackage todo\n\ntype store struct{{}}\n\nfunc newStore() *store {{ return nil }}\n"
+    host = MemoryHost(
+        {
+            "internal/service/todo/store.go": store,
+            "internal/service/todo/empty.go": f"{GO_GEN_ONCE}\n",
+            "internal/service/gone/store.go": store,
+        }
+    )
+    assert run(host, [once("internal/service/todo/list.go")]).notices == []
 
 
 def test_grpc_notices_for_main_and_config() -> None:
@@ -324,5 +348,5 @@ def test_notice_when_last_proto_dropped() -> None:
 
 
 def test_no_notices_on_docs_target() -> None:
-    host = MemoryHost({"internal/service/old/list.go": f"{GO_GEN_ONCE}\n"})
+    host = MemoryHost({"internal/service/old/list.go": _stub("List")})
     assert run(host, [regen("docs/openapi.yaml")], targets=("docs",)).notices == []
