@@ -17,12 +17,12 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from kit_core.breaking.baseline import BaselineError, design_at
-from kit_core.breaking.change import CODES, Change
+from kit_core.breaking.change import CODES, Change, Place, Reach
 from kit_core.breaking.http import compare_http
 from kit_core.breaking.proto import Index, compare_protos, proto_index
 from kit_core.source import Span
 
-__all__ = ["CODES", "Baseline", "BaselineError", "Change", "baseline_at", "breaking_changes"]
+__all__ = ["CODES", "Baseline", "BaselineError", "Change", "Place", "Reach", "baseline_at", "breaking_changes"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,14 +34,15 @@ class Baseline:
     root: str  # where it was unpacked (spans point there)
     analysis: Any
     protos: Index
+    top: str = ""  # the repository's top folder (the work tree's)
 
-    def where(self, span: Span) -> str:
+    def where(self, span: Span) -> Place:
         try:
             rel = PurePath(span.path).relative_to(self.root).as_posix()
         except ValueError:
             rel = span.path
         path = rel if self.rel in ("", ".") else f"{self.rel}/{rel}"
-        return f"{self.ref}:{path}:{span.start_line + 1}:{span.start_col + 1}"
+        return Place(self.ref, path, span.start_line + 1, span.start_col + 1)
 
 
 @contextmanager
@@ -49,10 +50,10 @@ def baseline_at(ref: str, design_root: Path, project_root: Path) -> Iterator[Bas
     from kit_core import program
     from kit_core.analyzer import analyze
 
-    with design_at(ref, design_root, project_root) as (design, rel):
+    with design_at(ref, design_root, project_root) as (design, rel, top):
         analysis = analyze(design.files, design.manifest)
         protos = proto_index(program.compile_protos(design)) if design.protos else ({}, {}, {})
-        yield Baseline(ref, rel, str(design.root), analysis, protos)
+        yield Baseline(ref, rel, str(design.root), analysis, protos, str(top))
 
 
 def breaking_changes(base: Baseline, analysis: Any, compiled: Any) -> list[Change]:

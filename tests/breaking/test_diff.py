@@ -146,7 +146,8 @@ def test_every_kind_of_http_break(repo: Path, capsys: pytest.CaptureFixture[str]
     assert code == 1
     shop = "design/shop.kit"
     expected = [
-        f'{shop}:3:6: warning breaking/removed: enum value Color.Blue ("blue") was removed',
+        f'{shop}:3:6: warning breaking/removed: enum value Color.Blue ("blue") was removed '
+        "(at color in the request of Items.CreateItem)",
         f'{shop}:9:2: warning breaking/narrowed: request field name (body "name") of Items.CreateItem: '
         "@length(2, 50) narrowed to @length(3, 50)",
         f'{shop}:10:2: warning breaking/required: request field note (body "note") of Items.CreateItem became required',

@@ -1,0 +1,128 @@
+"""Values compared to any depth, once per declaration.
+
+Every root a client meets (a method's request and response fields, an error body, an event
+payload) hands its values to a `Walker` with the path and the method or event it travels
+in. Objects and enums inside them (fields, array elements, map keys and values, generic
+arguments) become pairs of the old and the new declaration, one per instance (`Page<User>`
+and `Page<Order>` apart), and every pair remembers the reaches it was met at. A pair's
+fields are walked once per root, so a recursive type ends its walk where it meets itself.
+Each change of a pair is then reported once, with the reaches on the sides it breaks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from kit_core.breaking.change import Change, Place, Reach
+from kit_core.breaking.fields import (
+    SENT,
+    FieldFact,
+    Key,
+    Pairing,
+    continues,
+    facts,
+    findings,
+    is_enum,
+    is_struct,
+    join,
+    label,
+    leaves,
+    pair_up,
+)
+from kit_core.semantics import TypeIndex, TypeShape
+from kit_core.semantics.http import response_bindings
+from kit_core.source import Span
+
+Where = Callable[[Span], Place]  # a baseline span as a place
+
+
+@dataclass(slots=True)
+class _Struct:
+    old: TypeShape
+    new: TypeShape
+    pairings: list[Pairing]
+    roots: set[tuple[str, str, str]] = field(default_factory=set)  # (side, via, error) walked below
+    reaches: set[Reach] = field(default_factory=set)
+
+
+@dataclass(slots=True)
+class _Enum:
+    old: TypeShape
+    new: TypeShape
+    reaches: set[Reach] = field(default_factory=set)
+
+
+class Walker:
+    def __init__(self, old: TypeIndex, new: TypeIndex, was: Where) -> None:
+        self.old, self.new, self.was = old, new, was
+        self.structs: dict[tuple[str, str], _Struct] = {}
+        self.enums: dict[tuple[str, str], _Enum] = {}
+
+    def value(self, o: TypeShape, n: TypeShape, reach: Reach) -> None:
+        """A value that travels at ``reach`` in both versions, with one wire type."""
+        for (ol, path), (nl, _) in zip(leaves(o, reach.path), leaves(n, reach.path), strict=False):
+            here = reach._replace(path=path)
+            if is_struct(ol) and is_struct(nl):
+                self.struct(ol, nl, here)
+            elif is_enum(ol) and is_enum(nl):
+                self.enums.setdefault((ol.text(), nl.text()), _Enum(ol, nl)).reaches.add(here)
+
+    def struct(self, o: TypeShape, n: TypeShape, reach: Reach) -> None:
+        key = (o.base().text(), n.base().text())
+        pair = self.structs.get(key)
+        if pair is None:
+            pair = self.structs[key] = _Struct(o, n, list(pair_up(self.fields(self.old, o),
+                                                                  self.fields(self.new, n))))
+        pair.reaches.add(reach)
+        root = (reach.side, reach.via, reach.error)
+        if root in pair.roots:  # walked below for this root already (and a cycle ends here)
+            return
+        pair.roots.add(root)
+        for p in pair.pairings:
+            if continues(p):
+                assert p.old is not None and p.new is not None
+                self.value(p.old.shape, p.new.shape, reach._replace(path=join(reach.path, p.old.wire)))
+
+    @staticmethod
+    def fields(index: TypeIndex, shape: TypeShape) -> dict[Key, FieldFact]:
+        # nested fields travel in the body by JSON key; an error's own may be headers or cookies
+        return facts(response_bindings(index.fields_of(shape.base())))
+
+    def changes(self) -> Iterator[Change]:
+        for pair in self.structs.values():
+            yield from self._struct_changes(pair)
+        for enum in self.enums.values():
+            yield from self._enum_changes(enum)
+
+    def _struct_changes(self, pair: _Struct) -> Iterator[Change]:
+        owner = label(pair.new.base())
+        decl: Any = pair.new.decl
+        for p in pair.pairings:
+            for f in findings(p):
+                known = f.old or f.new
+                assert known is not None
+                reaches = {r._replace(path=join(r.path, known.wire)) for r in pair.reaches if r.side in f.sides}
+                if not reaches:
+                    continue
+                span = f.new.span if f.new is not None and p.kind != "removed" else decl.name_span
+                was = self.was(f.old.span) if f.old is not None else None
+                yield Change(f.code, f"field {known.name} of {owner}{f.reason}", span, was, tuple(sorted(reaches)))
+
+    def _enum_changes(self, enum: _Enum) -> Iterator[Change]:
+        reaches = tuple(sorted(r for r in enum.reaches if r.side in SENT))
+        if not reaches:  # a value a client only receives may go: the client never sees it again
+            return
+        old: Any = enum.old.decl
+        new: Any = enum.new.decl
+        values = {wire_value(v) for v in new.values}
+        for v in old.values:
+            wire = wire_value(v)
+            if wire not in values:
+                yield Change("breaking/removed", f"enum value {label(enum.old)}.{v.name} ({wire}) was removed",
+                             new.name_span, self.was(v.name_span), reaches)
+
+
+def wire_value(v: Any) -> str:
+    return v.value.text if v.value is not None else f'"{v.name}"'
