@@ -3,7 +3,7 @@ the baseline, and what it reaches (the paths, methods, RPCs and events a client 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -71,6 +71,9 @@ def reach_text(reaches: Iterable[Reach]) -> str:
         sides = " and ".join(f"{head} {', '.join(vias)}" if vias else head for head, vias in groups.items())
         parts.append(f"at {path} in {sides}" if path else f"in {sides}")
     return "; ".join(parts)
+
+
+Where = Callable[[Span], Place]  # a baseline span as a place
 
 
 @dataclass(frozen=True, slots=True)

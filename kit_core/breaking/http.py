@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from kit_core.analyzer.events import contract_of
-from kit_core.breaking.change import Change, Reach
+from kit_core.breaking.change import Change, Reach, Where
 from kit_core.breaking.fields import FieldFact, Key, continues, facts, findings, label, pair_up, wire_type
-from kit_core.breaking.walk import Walker, Where
+from kit_core.breaking.walk import Walker
 from kit_core.decorators import category_status
 from kit_core.model import EventDecl, ServiceDecl
 from kit_core.semantics import MethodInfo, TypeShape

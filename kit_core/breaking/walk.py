@@ -11,11 +11,11 @@ Each change of a pair is then reported once, with the reaches on the sides it br
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from kit_core.breaking.change import Change, Place, Reach
+from kit_core.breaking.change import Change, Reach, Where
 from kit_core.breaking.fields import (
     SENT,
     FieldFact,
@@ -33,9 +33,6 @@ from kit_core.breaking.fields import (
 )
 from kit_core.semantics import TypeIndex, TypeShape
 from kit_core.semantics.http import response_bindings
-from kit_core.source import Span
-
-Where = Callable[[Span], Place]  # a baseline span as a place
 
 
 @dataclass(slots=True)
