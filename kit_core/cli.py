@@ -299,6 +299,9 @@ def _add_diff(sub: Any) -> None:
     diff.add_argument("-f", "--folder", help="the design folder itself (skips the search)")
     diff.add_argument("-c", "--context", help="the project root (default: the design folder's parent)")
     diff.add_argument("--exit-code", action="store_true", help="exit 1 when a breaking change is found")
+    diff.add_argument("--format", choices=("text", "json", "sarif"), default="text",
+                      help="text: one located line per change (default); json: kit's report; sarif: SARIF 2.1.0 "
+                      "for code scanning")
     diff.set_defaults(run=_cmd_diff)
 
 

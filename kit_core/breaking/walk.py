@@ -5,7 +5,8 @@ payload) hands its values to a `Walker` with the path and the method or event it
 in. Objects and enums inside them (fields, array elements, map keys and values, generic
 arguments) become pairs of the old and the new declaration, one per instance (`Page<User>`
 and `Page<Order>` apart), and every pair remembers the reaches it was met at. A pair's
-fields are walked once per root, so a recursive type ends its walk where it meets itself.
+fields are walked for every path it is met at, except inside itself: a recursive type ends
+its walk where it meets itself (`tree.children[]`).
 Each change of a pair is then reported once, with the reaches on the sides it breaks.
 """
 
@@ -34,13 +35,14 @@ from kit_core.breaking.fields import (
 from kit_core.semantics import TypeIndex, TypeShape
 from kit_core.semantics.http import response_bindings
 
+PATHS = 64  # a declaration met at more paths than this is not walked below for more of them
+
 
 @dataclass(slots=True)
 class _Struct:
     old: TypeShape
     new: TypeShape
     pairings: list[Pairing]
-    roots: set[tuple[str, str, str]] = field(default_factory=set)  # (side, via, error) walked below
     reaches: set[Reach] = field(default_factory=set)
 
 
@@ -57,30 +59,31 @@ class Walker:
         self.structs: dict[tuple[str, str], _Struct] = {}
         self.enums: dict[tuple[str, str], _Enum] = {}
 
-    def value(self, o: TypeShape, n: TypeShape, reach: Reach) -> None:
-        """A value that travels at ``reach`` in both versions, with one wire type."""
+    def value(self, o: TypeShape, n: TypeShape, reach: Reach, below: tuple[tuple[str, str], ...] = ()) -> None:
+        """A value that travels at ``reach`` in both versions, with one wire type; ``below``
+        holds the pairs the walk is inside of (a recursive type stops where it meets itself)."""
         for (ol, path), (nl, _) in zip(leaves(o, reach.path), leaves(n, reach.path), strict=False):
             here = reach._replace(path=path)
             if is_struct(ol) and is_struct(nl):
-                self.struct(ol, nl, here)
+                self.struct(ol, nl, here, below)
             elif is_enum(ol) and is_enum(nl):
                 self.enums.setdefault((ol.text(), nl.text()), _Enum(ol, nl)).reaches.add(here)
 
-    def struct(self, o: TypeShape, n: TypeShape, reach: Reach) -> None:
+    def struct(self, o: TypeShape, n: TypeShape, reach: Reach, below: tuple[tuple[str, str], ...] = ()) -> None:
         key = (o.base().text(), n.base().text())
         pair = self.structs.get(key)
         if pair is None:
             pair = self.structs[key] = _Struct(o, n, list(pair_up(self.fields(self.old, o),
                                                                   self.fields(self.new, n))))
-        pair.reaches.add(reach)
-        root = (reach.side, reach.via, reach.error)
-        if root in pair.roots:  # walked below for this root already (and a cycle ends here)
+        if reach in pair.reaches:
             return
-        pair.roots.add(root)
+        pair.reaches.add(reach)
+        if key in below or len(pair.reaches) > PATHS:  # a cycle; or enough paths to show (a wide diamond)
+            return
         for p in pair.pairings:
             if continues(p):
                 assert p.old is not None and p.new is not None
-                self.value(p.old.shape, p.new.shape, reach._replace(path=join(reach.path, p.old.wire)))
+                self.value(p.old.shape, p.new.shape, reach._replace(path=join(reach.path, p.old.wire)), (*below, key))
 
     @staticmethod
     def fields(index: TypeIndex, shape: TypeShape) -> dict[Key, FieldFact]:
