@@ -214,7 +214,8 @@ def test_a_removed_file_is_reported_at_the_baseline(repo: Path, capsys: pytest.C
     assert code == 1
     was = "main:design/stock/v1/stock.proto"
     assert f"{was}:5:9: warning breaking/removed: service stock.v1.Stock was removed" in lines
-    assert f"{was}:11:9: warning breaking/removed: message stock.v1.GetRequest was removed" in lines
+    assert (f"{was}:11:9: warning breaking/removed: message stock.v1.GetRequest was removed (in the request of "
+            "stock.v1.Stock/Drop, stock.v1.Stock/Get, stock.v1.Stock/Watch)") in lines
 
 
 def test_the_work_tree_is_untouched_and_the_output_is_stable(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
