@@ -89,8 +89,10 @@ class Change:
         """The message with what it reaches, as `kit diff` prints it."""
         return f"{self.message} ({reach_text(self.reaches)})" if self.reaches else self.message
 
-    def diagnostic(self, fallback: Span) -> Diagnostic:
-        return make(self.code, self.span or fallback, message=self.text)
+    def diagnostic(self, fallback: Span, *, reach: bool = False) -> Diagnostic:
+        """As a diagnostic; the editor's stays short (the change at its place), `kit diff`
+        adds what it reaches (``reach``)."""
+        return make(self.code, self.span or fallback, message=self.text if reach else self.message)
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         s = self.span

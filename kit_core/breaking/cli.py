@@ -44,7 +44,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     if args.format == "text":
         for c in changes:
             if c.span is not None:
-                print(render(c.diagnostic(c.span)))
+                print(render(c.diagnostic(c.span, reach=True)))
             else:
                 print(printable(f"{c.was}: warning {c.code}: {c.text}", one_line=True))
     else:

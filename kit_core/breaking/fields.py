@@ -155,7 +155,7 @@ def findings(p: Pairing) -> Iterator[Finding]:
         yield Finding("breaking/renamed", f" was renamed to {n.name} ({o.place} is now {n.place})", BOTH, o, n)
     elif p.kind == "added" and n and n.required:
         yield Finding("breaking/required", " is new and required", SENT, o, n)
-    if p.kind == "added" or not (o and n):
+    if p.kind not in ("same", "wire") or not (o and n):  # a renamed field has broken its clients already
         return
     if wire_type(o.shape) != wire_type(n.shape):
         yield Finding("breaking/type", f" changed type from {o.type} to {n.type}", BOTH, o, n)

@@ -97,7 +97,8 @@ class Walker:
             yield from self._enum_changes(enum)
 
     def _struct_changes(self, pair: _Struct) -> Iterator[Change]:
-        owner = label(pair.new.base())
+        before, now = label(pair.old.base()), label(pair.new.base())
+        owner = before if before == now else f"{before} (now {now})"
         decl: Any = pair.new.decl
         for p in pair.pairings:
             for f in findings(p):
