@@ -1,7 +1,7 @@
 """Which RPCs reach each message and enum of the protos, and at which path: a walk from
 every RPC's request and response message through message-typed fields (`lines[]` for a
-repeated field, `attrs{}` for a map's value), each message once per RPC and side, so a
-recursive message ends the walk where it meets itself."""
+repeated field, `attrs{}` for a map's value), along every path except inside itself: a recursive message
+ends the walk where it meets itself."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 
 from kit_core.breaking.change import Reach
 from kit_core.breaking.fields import join
+from kit_core.breaking.walk import PATHS
 
 REPEATED = 3  # FieldDescriptorProto.LABEL_REPEATED
 
@@ -27,15 +28,18 @@ def proto_reaches(messages: dict[str, Any], services: dict[str, Any]) -> Reaches
 
 
 def _walk(messages: dict[str, Any], start: str, root: Reach, out: Reaches) -> None:
-    walked: set[str] = set()
-    todo = [(start, root.path)]
+    todo: list[tuple[str, str, tuple[str, ...]]] = [(start, root.path, ())]
     while todo:
-        full, path = todo.pop()
-        out.setdefault(full, set()).add(root._replace(path=path))
-        decl = messages.get(full)
-        if decl is None or full in walked:
+        full, path, below = todo.pop()
+        met = out.setdefault(full, set())
+        reach = root._replace(path=path)
+        if reach in met:
             continue
-        walked.add(full)
+        met.add(reach)
+        decl = messages.get(full)
+        if decl is None or full in below or len(met) > PATHS:  # an enum; a cycle; enough paths shown
+            continue
+        inside = (*below, full)
         for fl in decl.proto.field:
             if not fl.type_name:
                 continue
@@ -44,9 +48,9 @@ def _walk(messages: dict[str, Any], start: str, root: Reach, out: Reaches) -> No
             if entry is not None and entry.proto.options.map_entry:
                 value = next((v for v in entry.proto.field if v.name == "value"), None)
                 if value is not None and value.type_name:
-                    todo.append((value.type_name, f"{here}{{}}"))
+                    todo.append((value.type_name, f"{here}{{}}", inside))
                 continue
-            todo.append((fl.type_name, here + ("[]" if fl.label == REPEATED else "")))
+            todo.append((fl.type_name, here + ("[]" if fl.label == REPEATED else ""), inside))
 
 
 def at_field(reaches: Reaches, full: str, name: str) -> tuple[Reach, ...]:
