@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -60,5 +60,9 @@ def breaking_changes(base: Baseline, analysis: Any, compiled: Any) -> list[Chang
     """``analysis`` and ``compiled`` (a `ProtoDesign`, or None) describe the design now."""
     changes = compare_http(base.analysis, analysis, base.where)
     changes += compare_protos(base.protos, proto_index(compiled), base.where)
-    unique = {(c.code, c.message, c.span, c.was): c for c in changes}
+    unique: dict[tuple[str, str, Span | None, Place | None], Change] = {}
+    for c in changes:  # one change met twice: once, with what both reach
+        key = (c.code, c.message, c.span, c.was)
+        seen = unique.get(key)
+        unique[key] = c if seen is None else replace(c, reaches=tuple(sorted({*seen.reaches, *c.reaches})))
     return sorted(unique.values(), key=Change.sort_key)

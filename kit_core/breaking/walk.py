@@ -67,7 +67,7 @@ class Walker:
             if is_struct(ol) and is_struct(nl):
                 self.struct(ol, nl, here, below)
             elif is_enum(ol) and is_enum(nl):
-                self.enums.setdefault((ol.text(), nl.text()), _Enum(ol, nl)).reaches.add(here)
+                self.enums.setdefault((ol.base().text(), nl.base().text()), _Enum(ol, nl)).reaches.add(here)
 
     def struct(self, o: TypeShape, n: TypeShape, reach: Reach, below: tuple[tuple[str, str], ...] = ()) -> None:
         key = (o.base().text(), n.base().text())

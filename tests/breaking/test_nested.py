@@ -69,7 +69,8 @@ type Order {
 }
 
 type OrderID {
-	id string @path
+	id   string @path
+	tier Tier   @query
 }
 
 type Detail {
@@ -189,16 +190,17 @@ def test_enum_values_reached_through_nesting_break_what_clients_send(repo: Any, 
     repo.edit(SHOP, ("\tSilver = \"silver\"\n", ""), ("\tFinal = \"final\"\n", ""))
     assert kit_diff(repo)[1] == [
         f"{SHOP}:8:6: warning breaking/removed: enum value Tier.Silver (\"silver\") was removed (at [].tier in event "
-        f"shop.lines.repriced; at bySku{{}}.tier in {SENT}; at lines[].tier in {SENT})",
+        f"shop.lines.repriced; at bySku{{}}.tier in {SENT}; at lines[].tier in {SENT}; at tier in the request of "
+        "Orders.ListLines)",
     ]
 
 
 def test_error_bodies_are_compared_as_responses(repo: Any, kit_diff: Diff) -> None:
     repo.edit(SHOP, ("\tcode   int32\n", ""), ("\tdetail Detail\n", "\tdetail Detail?\n"))
     assert kit_diff(repo)[1] == [
-        f"{SHOP}:58:6: warning breaking/removed: field code of Detail was removed (at detail.code in error Missing "
+        f"{SHOP}:59:6: warning breaking/removed: field code of Detail was removed (at detail.code in error Missing "
         "of Orders.ListLines)",
-        f"{SHOP}:63:2: warning breaking/required: field detail of Missing may now be absent (it was required) (at "
+        f"{SHOP}:64:2: warning breaking/required: field detail of Missing may now be absent (it was required) (at "
         "detail in error Missing of Orders.ListLines)",
     ]
 
@@ -212,7 +214,7 @@ def test_event_payloads(repo: Any, kit_diff: Diff) -> None:
         "string to int64",
         f"{SHOP}:51:2: warning breaking/type: response field note (body \"note\") of Orders.Place changed type from "
         "string to int64",
-        "main:design/shop.kit:72:7: warning breaking/removed: event shop.lines.repriced was removed (or its "
+        "main:design/shop.kit:73:7: warning breaking/removed: event shop.lines.repriced was removed (or its "
         "@contract changed)",
     ]
 
@@ -251,7 +253,7 @@ def test_nested_types_and_wire_names(repo: Any, kit_diff: Diff) -> None:
         f"[].price.amount in event shop.lines.repriced; at bySku{{}}.price.amount in {BOTH}; at "
         f"history.items[].amount in {BOTH}; at lines[].price.amount in {BOTH}; at page.items[].price.amount in the "
         "response of Orders.ListLines)",
-        f"{SHOP}:59:2: warning breaking/wire: field reason of Detail travels as body \"why\" (was body \"reason\") "
+        f"{SHOP}:60:2: warning breaking/wire: field reason of Detail travels as body \"why\" (was body \"reason\") "
         "(at detail.reason in error Missing of Orders.ListLines)",
     ]
 
