@@ -35,6 +35,7 @@ class FieldFact:
     shape: TypeShape
     checks: tuple[Any, ...]  # the validators (decorators), scalar's first
     span: Span
+    mixed_from: tuple[str, Any] | None = None  # (package, declaration) a plain mixin brings it from
 
     @property
     def place(self) -> str:
@@ -52,8 +53,11 @@ def facts(bindings: tuple[FieldBinding, ...]) -> dict[Key, FieldFact]:
         if b.location.value == "none":
             continue
         ef = b.field
+        # a field a plain (not generic) mixin brings is one field wherever it is mixed in
+        mixed = (ef.owner_package, ef.owner) if ef.via and not getattr(ef.owner, "params", ()) else None
         out[(b.location.value, b.wire_name)] = FieldFact(
-            ef.name, b.location.value, b.wire_name, not is_optional(ef), ef.shape, validators(ef), ef.field.name_span
+            ef.name, b.location.value, b.wire_name, not is_optional(ef), ef.shape, validators(ef), ef.field.name_span,
+            mixed,
         )
     return out
 

@@ -97,9 +97,6 @@ class Walker:
             yield from self._enum_changes(enum)
 
     def _struct_changes(self, pair: _Struct) -> Iterator[Change]:
-        before, now = label(pair.old.base()), label(pair.new.base())
-        owner = before if before == now else f"{before} (now {now})"
-        decl: Any = pair.new.decl
         for p in pair.pairings:
             for f in findings(p):
                 known = f.old or f.new
@@ -107,9 +104,21 @@ class Walker:
                 reaches = {r._replace(path=join(r.path, known.wire)) for r in pair.reaches if r.side in f.sides}
                 if not reaches:
                     continue
+                owner, decl = self._owner(pair, known)
                 span = f.new.span if f.new is not None and p.kind != "removed" else decl.name_span
                 was = self.was(f.old.span) if f.old is not None else None
                 yield Change(f.code, f"field {known.name} of {owner}{f.reason}", span, was, tuple(sorted(reaches)))
+
+    def _owner(self, pair: _Struct, known: FieldFact) -> tuple[str, Any]:
+        """The declaration a change is told of: the one that writes the field when a mixin
+        brings it (so each type mixing it in adds its reaches to one change), else the pair's."""
+        if known.mixed_from is not None:
+            package, decl = known.mixed_from
+            found = self.new.symbols.packages.get(package)
+            now = found.lookup(decl.name) if found is not None else None
+            return decl.name, now if now is not None else pair.new.decl
+        before, now = label(pair.old.base()), label(pair.new.base())
+        return (before if before == now else f"{before} (now {now})"), pair.new.decl
 
     def _enum_changes(self, enum: _Enum) -> Iterator[Change]:
         reaches = tuple(sorted(r for r in enum.reaches if r.side in SENT))

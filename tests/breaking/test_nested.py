@@ -271,3 +271,43 @@ def test_what_does_not_break_a_client(repo: Any, kit_diff: Diff) -> None:
               ("Page<Money>", "Page<Cash>"),
               ("\treason string\n", "\treason string\n\thint   string?\n"))
     assert kit_diff(repo, "--exit-code")[:2] == (0, [])
+
+
+def test_a_field_a_mixin_brings_is_one_change_where_it_is_written(make_repo: MakeRepo, kit_diff: Diff) -> None:
+    kit = """\
+package shop
+
+type Stamp {
+	at      string
+	version int32
+}
+
+type Doc {
+	Stamp
+	title string
+}
+
+type Note {
+	Stamp
+	body string
+}
+
+type Folder {
+	doc  Doc
+	note Note
+}
+
+service Docs {
+	post Save /docs {
+		request  Folder
+		response Folder
+	}
+}
+"""
+    repo = make_repo({SHOP: kit})
+    repo.edit(SHOP, ("\tversion int32\n", ""))
+    both = "the request of Docs.Save and the response of Docs.Save"
+    assert kit_diff(repo)[1] == [
+        f"{SHOP}:3:6: warning breaking/removed: field version of Stamp was removed (at doc.version in {both}; at "
+        f"note.version in {both})",
+    ]
