@@ -115,8 +115,8 @@ class Walker:
         if known.mixed_from is not None:
             package, decl = known.mixed_from
             found = self.new.symbols.packages.get(package)
-            now = found.lookup(decl.name) if found is not None else None
-            return decl.name, now if now is not None else pair.new.decl
+            written = found.lookup(decl.name) if found is not None else None
+            return decl.name, written if written is not None else pair.new.decl
         before, now = label(pair.old.base()), label(pair.new.base())
         return (before if before == now else f"{before} (now {now})"), pair.new.decl
 
