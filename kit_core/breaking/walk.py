@@ -104,15 +104,23 @@ class Walker:
                 reaches = {r._replace(path=join(r.path, known.wire)) for r in pair.reaches if r.side in f.sides}
                 if not reaches:
                     continue
-                owner, decl = self._owner(pair, known)
+                owner, decl = self._owner(pair, f.new or self._still_mixed(pair, known))
                 span = f.new.span if f.new is not None and p.kind != "removed" else decl.name_span
                 was = self.was(f.old.span) if f.old is not None else None
                 yield Change(f.code, f"field {known.name} of {owner}{f.reason}", span, was, tuple(sorted(reaches)))
 
-    def _owner(self, pair: _Struct, known: FieldFact) -> tuple[str, Any]:
+    @staticmethod
+    def _still_mixed(pair: _Struct, gone: FieldFact) -> FieldFact | None:
+        """A removed field, if the mixin that brought it is still mixed in (else the type lost it)."""
+        now = {(p.new.mixed_from[0], p.new.mixed_from[1].name) for p in pair.pairings
+               if p.new is not None and p.new.mixed_from is not None}
+        mixed = gone.mixed_from
+        return gone if mixed is not None and (mixed[0], mixed[1].name) in now else None
+
+    def _owner(self, pair: _Struct, known: FieldFact | None) -> tuple[str, Any]:
         """The declaration a change is told of: the one that writes the field when a mixin
         brings it (so each type mixing it in adds its reaches to one change), else the pair's."""
-        if known.mixed_from is not None:
+        if known is not None and known.mixed_from is not None:
             package, decl = known.mixed_from
             found = self.new.symbols.packages.get(package)
             written = found.lookup(decl.name) if found is not None else None

@@ -311,3 +311,9 @@ service Docs {
         f"{SHOP}:3:6: warning breaking/removed: field version of Stamp was removed (at doc.version in {both}; at "
         f"note.version in {both})",
     ]
+    repo.edit(SHOP, ("type Note {\n\tStamp\n", "type Note {\n"))  # Note drops the mixin: Note lost them
+    assert kit_diff(repo)[1] == [
+        f"{SHOP}:3:6: warning breaking/removed: field version of Stamp was removed (at doc.version in {both})",
+        f"{SHOP}:12:6: warning breaking/removed: field at of Note was removed (at note.at in {both})",
+        f"{SHOP}:12:6: warning breaking/removed: field version of Note was removed (at note.version in {both})",
+    ]
