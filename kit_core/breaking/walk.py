@@ -36,6 +36,7 @@ from kit_core.semantics import TypeIndex, TypeShape
 from kit_core.semantics.http import response_bindings
 
 PATHS = 64  # a declaration met at more paths than this is not walked below for more of them
+DEPTH = 100  # nor below this many objects (a baseline is not checked: it may hold a cycle of instances)
 
 
 @dataclass(slots=True)
@@ -78,7 +79,7 @@ class Walker:
         if reach in pair.reaches:
             return
         pair.reaches.add(reach)
-        if key in below or len(pair.reaches) > PATHS:  # a cycle; or enough paths to show (a wide diamond)
+        if key in below or len(pair.reaches) > PATHS or len(below) >= DEPTH:  # a cycle; enough paths shown
             return
         for p in pair.pairings:
             if continues(p):
