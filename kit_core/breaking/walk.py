@@ -36,7 +36,7 @@ from kit_core.semantics import TypeIndex, TypeShape
 from kit_core.semantics.http import response_bindings
 
 PATHS = 64  # a declaration met at more paths than this is not walked below for more of them
-DEPTH = 100  # nor below this many objects (a baseline is not checked: it may hold a cycle of instances)
+DEPTH = 32  # nor below this many objects (a baseline is not checked: it may hold a cycle of instances)
 
 
 @dataclass(slots=True)

@@ -317,3 +317,33 @@ service Docs {
         f"{SHOP}:12:6: warning breaking/removed: field at of Note was removed (at note.at in {both})",
         f"{SHOP}:12:6: warning breaking/removed: field version of Note was removed (at note.version in {both})",
     ]
+
+
+def test_a_baseline_that_instantiates_a_type_without_end_still_ends(make_repo: MakeRepo, kit_diff: Diff) -> None:
+    # the analyzer refuses Tree<Tree<T>> in Tree (generic/instantiation-cycle), but a baseline
+    # is read as it was committed, errors and all
+    kit = """\
+package x
+
+type Tree<T> {
+	value T
+	kids  Tree<Tree<T>>[]?
+}
+
+type Root {
+	tree Tree<string>
+}
+
+service S {
+	post Put /p {
+		request  Root
+		response Root
+	}
+}
+"""
+    repo = make_repo({SHOP: kit})
+    repo.edit(SHOP, ("\tkids  Tree<Tree<T>>[]?\n", "\tkids  Tree<T>[]?\n"))
+    code, lines, _ = kit_diff(repo)
+    assert code == 0 and 1 <= len(lines) <= 32
+    assert lines[-1].endswith("changed type from Tree<string> to string (at tree.kids[].value in the request of "
+                              "S.Put and the response of S.Put)")
