@@ -3,9 +3,14 @@
     with baseline_at("main", design_root, project_root) as base:     # git archive -> temp dir
         changes = breaking_changes(base, analysis, compiled_protos)   # sorted, deterministic
 
-HTTP (`http.py`): routes, methods, fields, enum values, statuses, wire names, validators,
-types. Protos (`proto.py`): messages, fields, enums, services, RPCs. `kit diff` prints them
-(`cli.py`); kit-lsp shows them as diagnostics when the setting names a baseline ref.
+HTTP and events (`http.py`): routes, methods, statuses, the top-level fields of each method;
+below them, error bodies and event payloads, what travels to any depth (`walk.py`: nested
+types, array and map elements, generic instances, enums), each change once per declaration
+with the paths and carriers it reaches (`change.Reach`). Fields, their pairing and the
+direction rules: `fields.py`. Protos (`proto.py`): messages, fields, enums, services, RPCs,
+with the RPCs and paths that reach them (`proto_reach.py`). `kit diff` prints them (`cli.py`;
+JSON and SARIF: `report.py`); kit-lsp shows them as diagnostics when the setting names a
+baseline ref.
 """
 
 from __future__ import annotations
