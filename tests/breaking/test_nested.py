@@ -258,6 +258,24 @@ def test_nested_types_and_wire_names(repo: Any, kit_diff: Diff) -> None:
     ]
 
 
+def test_renamed_retyped_and_newly_required_below_the_top(repo: Any, kit_diff: Diff) -> None:
+    repo.edit(SHOP, ("\tname     string\n", "\tlabel    string\n"),
+              ("\tbySku   map<string, Line>?", "\tbySku   map<int32, Line>?"),
+              ("\ttier  Tier?", "\ttier  Tier"), ("\tcode   int32\n", "\tcode   int32[]\n"))
+    change = "changed type from map<string, Line> to map<int32, Line>"
+    assert kit_diff(repo)[1] == [  # (bySku's elements are no longer compared: their key changed)
+        f"{SHOP}:27:2: warning breaking/required: field tier of Line became required (at [].tier in event "
+        f"shop.lines.repriced; at lines[].tier in {SENT})",
+        f"{SHOP}:41:2: warning breaking/renamed: field name of Node was renamed to label (body \"name\" is now body "
+        f"\"label\") (at tree.children[].name in {BOTH}; at tree.name in {BOTH})",
+        f"{SHOP}:47:2: warning breaking/type: field bySku of Order {change} (at bySku in event shop.Placed)",
+        f"{SHOP}:47:2: warning breaking/type: request field bySku (body \"bySku\") of Orders.Place {change}",
+        f"{SHOP}:47:2: warning breaking/type: response field bySku (body \"bySku\") of Orders.Place {change}",
+        f"{SHOP}:61:2: warning breaking/type: field code of Detail changed type from int32 to int32[] (at "
+        "detail.code in error Missing of Orders.ListLines)",
+    ]
+
+
 def test_what_does_not_break_a_client(repo: Any, kit_diff: Diff) -> None:
     # optional fields added at any depth, a wider validator, a new enum value, a value gone
     # from a response-only enum, a type renamed with the same shape, a scalar for its primitive
