@@ -83,11 +83,12 @@ class Change:
     span: Span | None  # where it shows in the design now (None: nothing of it is left)
     was: Place | None  # where it was at the baseline (None: it is new)
     reaches: tuple[Reach, ...] = ()  # sorted; empty for a change of a method, route or RPC itself
+    named: bool = False  # the message names what it reaches already (a method's own field)
 
     @property
     def text(self) -> str:
         """The message with what it reaches, as `kit diff` prints it."""
-        return f"{self.message} ({reach_text(self.reaches)})" if self.reaches else self.message
+        return f"{self.message} ({reach_text(self.reaches)})" if self.reaches and not self.named else self.message
 
     def diagnostic(self, fallback: Span, *, reach: bool = False) -> Diagnostic:
         """As a diagnostic; the editor's stays short (the change at its place), `kit diff`

@@ -126,7 +126,8 @@ def _fields(
             if p.kind in ("wire", "renamed"):
                 what = f"{side} field {known.name} of {name}"
             span = method_span if p.kind == "removed" or f.new is None else f.new.span
-            yield Change(f.code, what + f.reason, span, was(f.old.span) if f.old is not None else None)
+            yield Change(f.code, what + f.reason, span, was(f.old.span) if f.old is not None else None,
+                         (Reach(known.wire, side, name),), named=True)
         if continues(p):
             assert p.old is not None and p.new is not None
             walker.value(p.old.shape, p.new.shape, Reach(p.old.wire, side, name))

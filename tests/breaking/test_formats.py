@@ -133,8 +133,9 @@ def test_json(repo: Any, capsys: pytest.CaptureFixture[str]) -> None:
     ]
     assert money["text"] == ("field currency of Money was removed (at price.currency in the request of "
                              "Prices.CreateQuote and the response of Prices.CreateQuote)")
-    assert note["was"] is None and note["reaches"] == [] and note["message"] == (
+    assert note["was"] is None and note["message"] == note["text"] == (
         'request field note (body "note") of Prices.CreateQuote is new and required')
+    assert note["reaches"] == [{"path": "note", "side": "request", "via": "Prices.CreateQuote"}]
     assert event["was"] == {"ref": "main", "file": SHOP, "line": 13, "column": 7}
 
 
