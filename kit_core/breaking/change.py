@@ -59,6 +59,9 @@ class Reach(NamedTuple):
         return f"the {self.side} of"
 
 
+SHOWN = 8  # paths a message lists
+
+
 def reach_text(reaches: Iterable[Reach]) -> str:
     """`at price.currency in the request of A, B and the response of A; at items[].id in event E`."""
     by_path: dict[str, dict[str, list[str]]] = {}
@@ -70,6 +73,8 @@ def reach_text(reaches: Iterable[Reach]) -> str:
     for path, groups in by_path.items():
         sides = " and ".join(f"{head} {', '.join(vias)}" if vias else head for head, vias in groups.items())
         parts.append(f"at {path} in {sides}" if path else f"in {sides}")
+    if len(parts) > SHOWN:  # a line stays readable; `--format json` lists them all
+        parts[SHOWN:] = [f"and at {len(parts) - SHOWN} more paths"]
     return "; ".join(parts)
 
 

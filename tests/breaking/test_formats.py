@@ -12,7 +12,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from kit_core.breaking import CODES
+from kit_core.breaking import CODES, Place
+from kit_core.breaking.report import as_json
 from kit_core.cli import main
 
 MakeRepo = Callable[[dict[str, str]], Any]
@@ -176,3 +177,15 @@ def test_generated_code_beside_the_design_changes_nothing(repo: Any, kit_diff: D
     (clients / "shop.proto").unlink()  # generated code gone or changed since the ref: still nothing
     (clients / "client.ts").write_text("// regenerated\n")
     assert main(["diff", "HEAD", str(repo.root / "design"), "--exit-code"]) == 0
+
+
+def test_a_message_lists_a_few_paths_and_json_all() -> None:
+    from kit_core.breaking import Change, Reach
+    from kit_core.breaking.change import SHOWN
+
+    reaches = tuple(Reach(f"f{i:02}.x", "request", "S.M") for i in range(SHOWN + 3))
+    change = Change("breaking/removed", "field x of T was removed", None, None, reaches)
+    assert change.text.endswith("; at f07.x in the request of S.M; and at 3 more paths)")
+    assert change.text.count(" in the request of S.M") == SHOWN
+    assert len(as_json([Change("breaking/removed", "m", None, Place("main", "a.kit", 1, 1), reaches)], "main",
+                       "/")["changes"][0]["reaches"]) == SHOWN + 3
