@@ -365,3 +365,31 @@ service S {
     assert code == 0 and 1 <= len(lines) <= 32
     assert lines[-1].endswith("changed type from Tree<string> to string (at tree.kids[].value in the request of "
                               "S.Put and the response of S.Put)")
+
+
+def test_an_error_header_is_known_by_its_header_name(make_repo: MakeRepo, kit_diff: Diff) -> None:
+    kit = """\
+package shop
+
+error TooManyRequests Throttled {
+	retryAfter int     @header("Retry-After")
+	reason     string?
+}
+
+type Ping {
+	id string @path
+}
+
+service Probe {
+	@errors(Throttled)
+	get Ping /ping/{id} {
+		request Ping
+	}
+}
+"""
+    repo = make_repo({SHOP: kit})
+    repo.edit(SHOP, ('@header("Retry-After")', '@header("X-Retry-After")'), ("reason     string?", "reason     string"))
+    assert kit_diff(repo)[1] == [  # (a field made required in what clients receive breaks none)
+        f'{SHOP}:4:2: warning breaking/wire: field retryAfter of Throttled travels as header "X-Retry-After" (was '
+        'header "Retry-After") (at Retry-After in error Throttled of Probe.Ping)',
+    ]
