@@ -219,6 +219,13 @@ def test_event_payloads(repo: Any, kit_diff: Diff) -> None:
     ]
 
 
+def test_an_event_payload_that_becomes_an_array(repo: Any, kit_diff: Diff) -> None:
+    repo.edit(SHOP, ("\tpayload Order\n", "\tpayload Order[]\n"))
+    assert kit_diff(repo)[1] == [
+        f"{SHOP}:68:7: warning breaking/type: payload of event shop.Placed changed type from Order to Order[]",
+    ]
+
+
 def test_recursive_types_end_where_they_meet_themselves(repo: Any, kit_diff: Diff) -> None:
     repo.edit(SHOP, ("\tname     string\n", ""))
     assert kit_diff(repo)[1] == [
