@@ -293,12 +293,28 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_diff(sub: Any) -> None:
     """`kit diff`'s arguments; its code (`kit_core.breaking`, ~0.2 s of imports: protobuf, the
     decorator registry) loads only when it runs, so every other command starts without it."""
-    diff = sub.add_parser("diff", help="list the changes that break clients since a git ref")
+    diff = sub.add_parser(
+        "diff", help="list the changes that break clients since a git ref",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="List the changes that break clients between the design at a git ref and the work tree,\n"
+        "to any depth (nested types, array and map elements, generic instances, enums, error bodies,\n"
+        "event payloads, nested proto messages), each with its path and the methods, RPCs or events\n"
+        "it reaches. As a client sees it: a request is what it sends, a response or error body what\n"
+        "it receives, an event payload both.\n"
+        "  everywhere:        a field removed, renamed, moved or retyped\n"
+        "  what is sent:      a field made required, a new required field, a narrowed validator,\n"
+        "                     a removed enum value\n"
+        "  what is received:  a field that may now be absent\n"
+        "  nothing:           optional fields, enum values and wider validators added\n"
+        "Protos follow buf's wire and JSON rules. Details: docs/editor.md (`kit diff`).")
     diff.add_argument("ref", help="the baseline: a branch, tag or commit")
     diff.add_argument("path", nargs="?", default=".", help="a path in or above the design folder (default .)")
     diff.add_argument("-f", "--folder", help="the design folder itself (skips the search)")
     diff.add_argument("-c", "--context", help="the project root (default: the design folder's parent)")
     diff.add_argument("--exit-code", action="store_true", help="exit 1 when a breaking change is found")
+    diff.add_argument("--format", choices=("text", "json", "sarif"), default="text",
+                      help="text: one located line per change (default); json: kit's report; sarif: SARIF 2.1.0 "
+                      "for code scanning")
     diff.set_defaults(run=_cmd_diff)
 
 

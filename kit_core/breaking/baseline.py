@@ -31,9 +31,9 @@ def _git(args: list[str], cwd: Path) -> bytes:
 
 
 @contextmanager
-def design_at(ref: str, design_root: Path, project_root: Path) -> Iterator[tuple[Any, str]]:
-    """(the loaded design at ``ref``, the repository-relative design path), valid inside
-    the block; the temporary copy is deleted after it."""
+def design_at(ref: str, design_root: Path, project_root: Path) -> Iterator[tuple[Any, str, Path]]:
+    """(the loaded design at ``ref``, the repository-relative design path, the repository's
+    top folder), valid inside the block; the temporary copy is deleted after it."""
     from kit_core import program
 
     design_root, project_root = design_root.resolve(), project_root.resolve()
@@ -49,7 +49,7 @@ def design_at(ref: str, design_root: Path, project_root: Path) -> Iterator[tuple
     with TemporaryDirectory(prefix="kit-diff-") as tmp:
         _unpack(ref, paths, top, Path(tmp))
         design = program.load_design(Path(tmp) / rel, project_root=Path(tmp) / rel_project)
-        yield design, rel
+        yield design, rel, top
 
 
 def _relative(path: Path, top: Path) -> str:

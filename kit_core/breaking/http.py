@@ -1,59 +1,31 @@
-"""Breaking changes of the HTTP side: what a client of the routes sees, compared between
-two analyses (`kit_core.semantics`, the facts the generators use).
+"""Breaking changes of the HTTP side and the events: what a client of the routes, or a
+publisher or consumer of an event, sees, compared between two analyses (`kit_core.semantics`,
+the facts the generators use).
 
-A method is known by (package, service, method); a field by where it travels and its wire
-name. Breaking: a removed or renamed route, method, field or enum value; a changed route,
-success status or error status; a request field that became required (or a new required
-one); a narrowed validator; a changed wire name or location; a changed type; a response
-field that may now be absent.
+A method is known by (package, service, method); its routes, statuses and operationIds are
+compared, and its request and response fields one by one (by location and wire name: the
+binding depends on the method, so these are reported per method). What travels below them
+(objects, array elements, map keys and values, generic instances, enums), an error's body
+and an event's payload go to a `Walker`, which reports each change once per declaration with
+every path and method, error or event it reaches. Direction rules: `kit_core.breaking.fields`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from typing import Any
 
-from kit_core.breaking.change import Change
-from kit_core.breaking.validators import narrowed
+from kit_core.analyzer.events import contract_of
+from kit_core.breaking.change import Change, Reach, Where
+from kit_core.breaking.fields import FieldFact, Key, continues, facts, findings, label, pair_up, wire_type
+from kit_core.breaking.walk import Walker
 from kit_core.decorators import category_status
-from kit_core.model import EnumDecl, ServiceDecl
-from kit_core.semantics import FieldBinding, MethodInfo, is_optional
-from kit_core.semantics.types import validators
+from kit_core.model import EventDecl, ServiceDecl
+from kit_core.semantics import MethodInfo, TypeShape
 from kit_core.source import Span
+from kit_core.symbols import Kind
 
-Where = Callable[[Span], str]  # a baseline span as `path:line:col`
-
-Key = tuple[str, str, str]  # package, service, method
-
-
-@dataclass(frozen=True, slots=True)
-class FieldFact:
-    name: str
-    location: str
-    wire: str
-    required: bool
-    type: str
-    checks: tuple[Any, ...]  # the validators (decorators), scalar's first
-    span: Span
-
-    @property
-    def place(self) -> str:
-        return f'{self.location} "{self.wire}"'
-
-
-def _facts(bindings: tuple[FieldBinding, ...]) -> dict[tuple[str, str], FieldFact]:
-    out = {}
-    for b in bindings:
-        if b.location.value == "none":
-            continue
-        ef = b.field
-        shape = ef.shape.base() if not ef.shape.array_dims else ef.shape
-        t = shape.text().rstrip("?")
-        out[(b.location.value, b.wire_name)] = FieldFact(
-            ef.name, b.location.value, b.wire_name, not is_optional(ef), t, validators(ef), ef.field.name_span
-        )
-    return out
+MethodKey = tuple[str, str, str]  # package, service, method
 
 
 def compare_http(old: Any, new: Any, was: Where) -> list[Change]:
@@ -62,7 +34,8 @@ def compare_http(old: Any, new: Any, was: Where) -> list[Change]:
 
     olds = {_key(m): m for m in old.http.methods}
     news = {_key(m): m for m in new.http.methods}
-    ids = {**_ids(old.http.methods, operation_ids), **_ids(new.http.methods, operation_ids)}
+    ids = {**operation_ids(old.http.methods), **operation_ids(new.http.methods)}
+    walker = Walker(old.index, new.index, was)
     out: list[Change] = []
     routes = {(m.verb, m.full_route): m for k, m in news.items() if k not in olds}
     for key, o in olds.items():
@@ -70,18 +43,14 @@ def compare_http(old: Any, new: Any, was: Where) -> list[Change]:
         if n is None:
             out.extend(_gone(o, routes.get((o.verb, o.full_route)), new, was, ids))
         else:
-            out.extend(_method(o, n, was, ids))
-    out.extend(_errors(old, new, was))
-    out.extend(_enums(old, new, was))
+            out.extend(_method(o, n, was, ids, walker))
+    out.extend(_errors(old, new, was, olds, news, walker))
+    out.extend(_events(old, new, was, walker))
+    out.extend(walker.changes())
     return out
 
 
-def _ids(methods: tuple[MethodInfo, ...], operation_ids: Callable[..., dict[int, str]]) -> dict[int, str]:
-    """The operationIds the OpenAPI document gives (by method object)."""
-    return operation_ids(methods)
-
-
-def _key(m: MethodInfo) -> Key:
+def _key(m: MethodInfo) -> MethodKey:
     return (m.package, m.service, m.method.name)
 
 
@@ -110,7 +79,7 @@ def _service_span(analysis: Any, package: str, service: str) -> Span | None:
     return blocks[0].name_span if blocks else None
 
 
-def _method(o: MethodInfo, n: MethodInfo, was: Where, ids: dict[int, str]) -> Iterator[Change]:
+def _method(o: MethodInfo, n: MethodInfo, was: Where, ids: dict[int, str], walker: Walker) -> Iterator[Change]:
     at, here = was(o.method.name_span), n.method.name_span
     name = f"{n.service}.{n.method.name}"
     if (o.verb, o.full_route) != (n.verb, n.full_route):
@@ -120,54 +89,55 @@ def _method(o: MethodInfo, n: MethodInfo, was: Where, ids: dict[int, str]) -> It
         yield Change("breaking/status", f"success status of {name} changed from {o.status} to {n.status}", here, at)
     if ids[id(o)] != ids[id(n)]:
         yield Change("breaking/renamed", f"operationId of {name} changed from {ids[id(o)]} to {ids[id(n)]}", here, at)
-    yield from _fields(name, "request", _facts(o.request_fields), _facts(n.request_fields), here, was)
-    yield from _fields(name, "response", _facts(o.response_fields), _facts(n.response_fields), here, was)
+    for side, before, after in (("request", o.request, n.request), ("response", o.response, n.response)):
+        if before is not None and after is not None and not _has_fields(before) and not _has_fields(after):
+            yield from _whole(f"{side} of {name}", before, after, here, at, Reach("", side, name), walker)
+    yield from _fields(name, "request", facts(o.request_fields), facts(n.request_fields), here, was, walker)
+    yield from _fields(name, "response", facts(o.response_fields), facts(n.response_fields), here, was, walker)
+
+
+def _has_fields(shape: TypeShape) -> bool:
+    return not shape.array_dims and shape.kind in (Kind.TYPE, Kind.ERROR)
+
+
+def _whole(
+    what: str, o: TypeShape, n: TypeShape, here: Span | None, at: Any, reach: Reach, walker: Walker
+) -> Iterator[Change]:
+    """A request, response or payload that is not an object of its own (`Item[]`): its type,
+    then what travels inside it."""
+    if wire_type(o) != wire_type(n):
+        yield Change("breaking/type", f"{what} changed type from {label(o)} to {label(n)}", here, at)
+    else:
+        walker.value(o, n, reach)
 
 
 def _fields(
-    name: str, side: str, old: dict[tuple[str, str], FieldFact], new: dict[tuple[str, str], FieldFact],
-    method_span: Span, was: Where,
+    name: str, side: str, old: dict[Key, FieldFact], new: dict[Key, FieldFact], method_span: Span, was: Where,
+    walker: Walker,
 ) -> Iterator[Change]:
-    gone = {k: f for k, f in old.items() if k not in new}
-    added = {k: f for k, f in new.items() if k not in old}
-    for k, f in old.items():
-        if k in new:
-            yield from _field(name, side, f, new[k], was)
-    for f in gone.values():
-        moved = next((a for a in added.values() if a.name == f.name), None)
-        renamed = moved or next((a for a in added.values() if a.location == f.location and a.type == f.type), None)
-        if renamed is not None:
-            added.pop((renamed.location, renamed.wire))
-        if moved is not None:
-            yield Change("breaking/wire", f"{side} field {f.name} of {name} travels as {moved.place} (was {f.place})",
-                         moved.span, was(f.span))
-        elif renamed is not None:
-            yield Change("breaking/renamed", f"{side} field {f.name} of {name} was renamed to {renamed.name} "
-                         f"({f.place} is now {renamed.place})", renamed.span, was(f.span))
-        else:
-            yield Change("breaking/removed", f"{side} field {f.name} ({f.place}) of {name} was removed",
-                         method_span, was(f.span))
-    for f in added.values():
-        if side == "request" and f.required:
-            yield Change("breaking/required", f"{name} has a new required request field {f.name} ({f.place})",
-                         f.span, "")
+    """The top-level fields of one side of a method (per method: their binding depends on it)."""
+    for p in pair_up(old, new):
+        for f in findings(p):
+            if side not in f.sides:
+                continue
+            known = f.old or f.new
+            assert known is not None
+            what = f"{side} field {known.name} ({known.place}) of {name}"
+            if p.kind in ("wire", "renamed"):
+                what = f"{side} field {known.name} of {name}"
+            span = method_span if p.kind == "removed" or f.new is None else f.new.span
+            yield Change(f.code, what + f.reason, span, was(f.old.span) if f.old is not None else None,
+                         (Reach(known.wire, side, name),), named=True)
+        if continues(p):
+            assert p.old is not None and p.new is not None
+            walker.value(p.old.shape, p.new.shape, Reach(p.old.wire, side, name))
 
 
-def _field(name: str, side: str, o: FieldFact, n: FieldFact, was: Where) -> Iterator[Change]:
-    at = was(o.span)
-    what = f"{side} field {n.name} ({n.place}) of {name}"
-    if o.type != n.type:
-        yield Change("breaking/type", f"type of {what} changed from {o.type} to {n.type}", n.span, at)
-    if side == "request" and n.required and not o.required:
-        yield Change("breaking/required", f"{what} became required", n.span, at)
-    if side == "response" and o.required and not n.required:
-        yield Change("breaking/required", f"{what} may now be absent (it was required)", n.span, at)
-    if side == "request":
-        for reason in narrowed(o.checks, n.checks):
-            yield Change("breaking/narrowed", f"{what}: {reason}", n.span, at)
-
-
-def _errors(old: Any, new: Any, was: Where) -> Iterator[Change]:
+def _errors(
+    old: Any, new: Any, was: Where, olds: dict[MethodKey, MethodInfo], news: dict[MethodKey, MethodInfo],
+    walker: Walker,
+) -> Iterator[Change]:
+    """An error's status, and its body (a response of every method that answers it in both)."""
     for pkg_name, pkg in old.symbols.packages.items():
         now = new.symbols.packages.get(pkg_name)
         for name, decl in pkg.errors.items():
@@ -178,27 +148,38 @@ def _errors(old: Any, new: Any, was: Where) -> Iterator[Change]:
             if before != after:
                 yield Change("breaking/status", f"error {name} now answers {after} (was {before})",
                              n.category_span, was(decl.category_span))
+            vias = sorted(f"{m.service}.{m.method.name}" for k, m in news.items()
+                          if k in olds and _answers(m, pkg_name, name) and _answers(olds[k], pkg_name, name))
+            o_shape = TypeShape(Kind.ERROR, name, pkg_name, decl)
+            n_shape = TypeShape(Kind.ERROR, name, pkg_name, n)
+            for via in vias or [""]:
+                walker.struct(o_shape, n_shape, Reach("", "error", via, name))
 
 
-def _enums(old: Any, new: Any, was: Where) -> Iterator[Change]:
-    for pkg_name, pkg in old.symbols.packages.items():
-        now = new.symbols.packages.get(pkg_name)
-        for name, decl in pkg.enums.items():
-            n = now.enums.get(name) if now is not None else None
-            if n is None:
-                continue
-            values = _wire_values(n)
-            for v in decl.values:
-                wire = _wire(v)
-                if wire not in values:
-                    yield Change("breaking/removed", f"enum value {name}.{v.name} ({wire}) was removed",
-                                 n.name_span, was(v.name_span))
+def _answers(m: MethodInfo, package: str, name: str) -> bool:
+    return any(e.package == package and e.name == name for e in m.errors)
 
 
-def _wire_values(decl: EnumDecl) -> set[str]:
-    return {_wire(v) for v in decl.values}
+def _events(old: Any, new: Any, was: Where, walker: Walker) -> Iterator[Change]:
+    """Events by contract (their wire identity): removed ones, and their payloads."""
+    olds, news = _by_contract(old), _by_contract(new)
+    for contract, (pkg, decl) in sorted(olds.items()):
+        found = news.get(contract)
+        at = was(decl.name_span)
+        if found is None:
+            yield Change("breaking/removed", f"event {contract} was removed (or its @contract changed)", None, at)
+            continue
+        n_pkg, n = found
+        if decl.payload is None or n.payload is None:
+            continue
+        o_shape, n_shape = old.index.shape(decl.payload, pkg), new.index.shape(n.payload, n_pkg)
+        yield from _whole(f"payload of event {contract}", o_shape, n_shape, n.name_span, at,
+                          Reach("", "event", contract), walker)
 
 
-def _wire(v: Any) -> str:
-    return v.value.text if v.value is not None else f'"{v.name}"'
-
+def _by_contract(analysis: Any) -> dict[str, tuple[str, EventDecl]]:
+    out: dict[str, tuple[str, EventDecl]] = {}
+    for pkg_name, pkg in analysis.symbols.packages.items():
+        for decl in pkg.events.values():
+            out.setdefault(contract_of(decl, pkg_name), (pkg_name, decl))
+    return out

@@ -6,16 +6,15 @@ removed enum value, message, service or RPC; changed RPC messages or streaming k
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from kit_core.breaking.change import Change
+from kit_core.breaking.change import Change, Where
+from kit_core.breaking.proto_reach import Reaches, at_field, at_root, proto_reaches
 from kit_core.proto.outline import ENUM_VALUE, FILE_ENUM, MESSAGE_ENUM, MESSAGE_FIELD, MESSAGE_NESTED, field_type
 from kit_core.proto.places import FILE_MESSAGE, FILE_SERVICE, SERVICE_METHOD
 from kit_core.source import Span
-
-Where = Callable[[Span], str]
 
 KINDS = {(False, False): "unary", (False, True): "server streaming", (True, False): "client streaming",
          (True, True): "bidirectional"}
@@ -82,23 +81,26 @@ def compare_protos(old: Index, new: Index, was: Where) -> list[Change]:
     """Indexes of two compiled designs (`proto_index`)."""
     om, oe, osv = old
     nm, ne, nsv = new
+    reach = proto_reaches(om, osv)  # where clients of the baseline meet each message and enum
     out: list[Change] = []
     for full, o in om.items():
         n = nm.get(full)
         if n is None:
-            out.append(Change("breaking/removed", f"message {full[1:]} was removed", None, was(o.span)))
+            out.append(Change("breaking/removed", f"message {full[1:]} was removed", None, was(o.span),
+                              at_root(reach, full)))
         else:
-            out.extend(_message(o, n, was))
+            out.extend(_message(o, n, was, reach))
     for full, o in oe.items():
         n = ne.get(full)
         if n is None:
-            out.append(Change("breaking/removed", f"enum {full[1:]} was removed", None, was(o.span)))
+            out.append(Change("breaking/removed", f"enum {full[1:]} was removed", None, was(o.span),
+                              at_root(reach, full)))
             continue
         numbers = {v.number for v in n.proto.value}
         for v in o.proto.value:
             if v.number not in numbers:
                 out.append(Change("breaking/removed", f"enum value {full[1:]}.{v.name} ({v.number}) was removed",
-                                  n.span, was(o.spans[v.name])))
+                                  n.span, was(o.spans[v.name]), at_root(reach, full)))
     for full, o in osv.items():
         n = nsv.get(full)
         if n is None:
@@ -112,29 +114,30 @@ def _type(fl: Any) -> str:
     return field_type(fl, full=True)
 
 
-def _message(o: Decl, n: Decl, was: Where) -> Iterator[Change]:
+def _message(o: Decl, n: Decl, was: Where, reach: Reaches) -> Iterator[Change]:
     name = o.full[1:]
     by_number = {fl.number: fl for fl in n.proto.field}
     by_name = {fl.name: fl for fl in n.proto.field}
     reserved = [(r.start, r.end) for r in n.proto.reserved_range]
     for fl in o.proto.field:
         at = was(o.spans[fl.name])
+        where = at_field(reach, o.full, fl.name)
         now = by_number.get(fl.number)
         if now is None:
             moved = by_name.get(fl.name)
             if moved is not None:
                 yield Change("breaking/field-number", f"field {name}.{fl.name} moved from number {fl.number} to "
-                             f"{moved.number}", n.spans[moved.name], at)
+                             f"{moved.number}", n.spans[moved.name], at, where)
             elif not any(start <= fl.number < end for start, end in reserved):
                 yield Change("breaking/removed", f"field {name}.{fl.name} ({fl.number}) was removed without "
-                             "reserving its number", n.span, at)
+                             "reserving its number", n.span, at, where)
             continue
         if now.name != fl.name:
-            yield Change("breaking/renamed", f"field {fl.number} of {name} was renamed from {fl.name} to {now.name} "
-                         "(its JSON name changes)", n.spans[now.name], at)
+            yield Change("breaking/renamed", f"field {fl.number} of {name} was renamed from {fl.name} to {now.name}, "
+                         "which changes its JSON name", n.spans[now.name], at, where)
         if _type(now) != _type(fl):
             yield Change("breaking/type", f"type of field {name}.{now.name} changed from {_type(fl)} to {_type(now)}",
-                         n.spans[now.name], at)
+                         n.spans[now.name], at, where)
 
 
 def _service(o: Decl, n: Decl, was: Where) -> Iterator[Change]:

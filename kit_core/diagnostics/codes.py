@@ -345,12 +345,13 @@ register("stub/renamed", Severity.INFO, "{label} has no logic stub yet: {old} ho
          "a renamed method whose code the next generation carries into its new stub")
 
 # ---- breaking changes against a baseline (kit_core/breaking: `kit diff`, kit-lsp) ------------
-register("breaking/removed", W, "{message}", "a route, method, field, enum value, message, service or RPC a "
-         "client uses was removed")
+register("breaking/removed", W, "{message}", "a route, method, field (at any depth), enum value, event, message, "
+         "service or RPC a client uses was removed")
 register("breaking/renamed", W, "{message}", "a method, field or proto field a client names was renamed")
-register("breaking/required", W, "{message}", "a request field became required (or a new one is), or a response "
-         "field may now be absent")
-register("breaking/narrowed", W, "{message}", "a request field's validators refuse values they accepted")
+register("breaking/required", W, "{message}", "a field a client sends became required (or a new one is), or a "
+         "field it receives may now be absent")
+register("breaking/narrowed", W, "{message}", "the validators of a field a client sends refuse values they "
+         "accepted")
 register("breaking/wire", W, "{message}", "a field travels under another wire name or in another location")
 register("breaking/status", W, "{message}", "a method's success status or an error's status changed")
 register("breaking/route", W, "{message}", "a method's verb or full route changed")

@@ -146,7 +146,8 @@ def test_every_kind_of_http_break(repo: Path, capsys: pytest.CaptureFixture[str]
     assert code == 1
     shop = "design/shop.kit"
     expected = [
-        f'{shop}:3:6: warning breaking/removed: enum value Color.Blue ("blue") was removed',
+        f'{shop}:3:6: warning breaking/removed: enum value Color.Blue ("blue") was removed '
+        "(at color in the request of Items.CreateItem)",
         f'{shop}:9:2: warning breaking/narrowed: request field name (body "name") of Items.CreateItem: '
         "@length(2, 50) narrowed to @length(3, 50)",
         f'{shop}:10:2: warning breaking/required: request field note (body "note") of Items.CreateItem became required',
@@ -178,15 +179,18 @@ def test_every_kind_of_proto_break(repo: Path, capsys: pytest.CaptureFixture[str
     code, lines = _diff(repo, capsys)
     assert code == 0  # without --exit-code
     proto = "design/stock/v1/stock.proto"
+    rpcs = "stock.v1.Stock/Drop, stock.v1.Stock/Get, stock.v1.Stock/Watch"
     assert [line.replace(str(repo) + "/", "") for line in lines] == [
         f"{proto}:5:9: warning breaking/removed: RPC stock.v1.Stock/Drop was removed",
         f"{proto}:7:7: warning breaking/streaming: RPC stock.v1.Stock/Watch changed from server streaming to unary",
-        f"{proto}:12:9: warning breaking/field-number: field stock.v1.GetRequest.depth moved from number 2 to 5",
+        f"{proto}:12:9: warning breaking/field-number: field stock.v1.GetRequest.depth moved from number 2 to 5 "
+        f"(at depth in the request of {rpcs})",
         f"{proto}:15:9: warning breaking/removed: field stock.v1.Level.old (3) was removed without reserving its "
-        "number",
-        f"{proto}:16:9: warning breaking/type: type of field stock.v1.Level.count changed from int64 to int32",
-        f"{proto}:17:10: warning breaking/renamed: field 2 of stock.v1.Level was renamed from where to place "
-        "(its JSON name changes)",
+        f"number (at old in the response of {rpcs})",
+        f"{proto}:16:9: warning breaking/type: type of field stock.v1.Level.count changed from int64 to int32 "
+        f"(at count in the response of {rpcs})",
+        f"{proto}:17:10: warning breaking/renamed: field 2 of stock.v1.Level was renamed from where to place, "
+        f"which changes its JSON name (at where in the response of {rpcs})",
         f"{proto}:20:6: warning breaking/removed: enum value stock.v1.Unit.UNIT_BOX (1) was removed",
     ]
 
@@ -210,7 +214,8 @@ def test_a_removed_file_is_reported_at_the_baseline(repo: Path, capsys: pytest.C
     assert code == 1
     was = "main:design/stock/v1/stock.proto"
     assert f"{was}:5:9: warning breaking/removed: service stock.v1.Stock was removed" in lines
-    assert f"{was}:11:9: warning breaking/removed: message stock.v1.GetRequest was removed" in lines
+    assert (f"{was}:11:9: warning breaking/removed: message stock.v1.GetRequest was removed (in the request of "
+            "stock.v1.Stock/Drop, stock.v1.Stock/Get, stock.v1.Stock/Watch)") in lines
 
 
 def test_the_work_tree_is_untouched_and_the_output_is_stable(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
