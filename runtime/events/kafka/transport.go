@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -28,6 +29,9 @@ type Transport struct {
 	opts     options
 	closed   atomic.Bool
 	created  sync.Map // topic -> struct{}: topics known to exist
+	// autoCreate: the producer asks the broker to create a missing topic
+	// (kgo.AllowAutoTopicCreation among the client options).
+	autoCreate bool
 }
 
 type options struct {
@@ -89,6 +93,7 @@ func New(seeds []string, opts ...Option) (*Transport, error) {
 		return nil, err
 	}
 	t.producer = producer
+	t.autoCreate, _ = producer.OptValue(kgo.AllowAutoTopicCreation).(bool)
 	return t, nil
 }
 
@@ -135,15 +140,78 @@ func (t *Transport) Publish(ctx context.Context, msgs []*events.Message) error {
 		fillRecord(&slab[i], m)
 		records[i] = &slab[i]
 	}
-	results := t.producer.ProduceSync(ctx, records...)
 	errs := make([]error, len(msgs))
-	for i, r := range results {
+	t.produce(ctx, records, errs)
+	if slices.ContainsFunc(errs, isUnknownTopic) {
+		t.retryNewTopics(ctx, msgs, slab, records, errs)
+	}
+	return events.BatchErrorOf(errs)
+}
+
+// produce produces records and sets errs[i] to the result of records[i].
+func (t *Transport) produce(ctx context.Context, records []*kgo.Record, errs []error) {
+	for i, r := range t.producer.ProduceSync(ctx, records...) {
 		errs[i] = r.Err
 		if errors.Is(r.Err, kgo.ErrClientClosed) {
 			errs[i] = ErrClosed
 		}
 	}
-	return events.BatchErrorOf(errs)
+}
+
+func isUnknownTopic(err error) bool { return errors.Is(err, kerr.UnknownTopicOrPartition) }
+
+// newTopicWait bounds the retries of a publish whose context has no deadline.
+const newTopicWait = 30 * time.Second
+
+// retryNewTopics produces again, until ctx's deadline (or newTopicWait), the records that
+// failed with UNKNOWN_TOPIC_OR_PARTITION on a topic that is on its way: one the transport
+// created (or found) or the broker is asked to create. A topic just created is unknown to
+// a broker until the controller's metadata reaches it, and franz-go gives up on a topic
+// after a few metadata refreshes (kgo.UnknownTopicRetries); under load the first publish
+// after Start could fail that way. Such a record never reached a partition, so producing
+// it again publishes it once. Other topics keep the error: nobody is creating them.
+func (t *Transport) retryNewTopics(ctx context.Context, msgs []*events.Message, slab []kgo.Record, records []*kgo.Record, errs []error) {
+	ctx, cancel := context.WithTimeout(ctx, newTopicWait) // the earlier of the two deadlines
+	defer cancel()
+	delay := 50 * time.Millisecond
+	for {
+		var idx []int
+		for i, err := range errs {
+			if isUnknownTopic(err) && t.onItsWay(msgs[i].Contract) {
+				idx = append(idx, i)
+			}
+		}
+		if len(idx) == 0 {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return // the records keep UNKNOWN_TOPIC_OR_PARTITION
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, time.Second)
+		retry := make([]*kgo.Record, len(idx))
+		for j, i := range idx {
+			slab[i] = kgo.Record{} // a produced record carries the last attempt's state
+			fillRecord(&slab[i], msgs[i])
+			retry[j] = records[i]
+		}
+		sub := make([]error, len(idx))
+		t.produce(ctx, retry, sub)
+		for j, i := range idx {
+			errs[i] = sub[j]
+		}
+	}
+}
+
+// onItsWay reports whether topic is expected to exist soon: the transport created it (or
+// found it), or the broker creates missing topics for this producer.
+func (t *Transport) onItsWay(topic string) bool {
+	if t.autoCreate {
+		return true
+	}
+	_, ok := t.created.Load(topic)
+	return ok
 }
 
 // ensureTopics creates the missing topics among names (WithTopicCreation only).
