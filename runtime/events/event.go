@@ -102,7 +102,7 @@ func (e Event[T]) encodeWith(codec Codec, payload *T) ([]byte, error) {
 }
 
 func (e Event[T]) fail(err error) error {
-	return &PayloadError{Contract: e.contract, Err: err}
+	return &PayloadError{Event: e.contract, Err: err}
 }
 
 // typeError rewrites a JSON type mismatch as `<json path>: expected <type>, got <type>`,
@@ -140,10 +140,10 @@ var (
 
 // PayloadError is a payload that could not be decoded, validated or encoded.
 type PayloadError struct {
-	Contract string
-	Err      error
+	Event string // the contract
+	Err   error
 }
 
-func (e *PayloadError) Error() string { return "events: " + e.Contract + ": " + e.Err.Error() }
+func (e *PayloadError) Error() string { return "events: " + e.Event + ": " + e.Err.Error() }
 
 func (e *PayloadError) Unwrap() error { return e.Err }

@@ -44,7 +44,7 @@ func TestFirstPublishToANewTopicSucceeds(t *testing.T) {
 			for i := range 6 {
 				topic := newTopic("newtopic."+name, i)
 				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-				err := tr.Publish(ctx, []*events.Message{{Contract: topic, Payload: []byte(`{"seq":1}`)}})
+				err := tr.Publish(ctx, []*events.Message{{Event: topic, Payload: []byte(`{"seq":1}`)}})
 				cancel()
 				if err != nil {
 					t.Fatalf("first publish to new topic %s: %v", topic, err)
@@ -67,7 +67,7 @@ func TestPublishToAMissingTopicStillFails(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	start := time.Now()
-	err = tr.Publish(ctx, []*events.Message{{Contract: newTopic("missing", 0), Payload: []byte(`{}`)}})
+	err = tr.Publish(ctx, []*events.Message{{Event: newTopic("missing", 0), Payload: []byte(`{}`)}})
 	if !errors.Is(err, kerr.UnknownTopicOrPartition) {
 		t.Fatalf("publish to a missing topic = %v, want UNKNOWN_TOPIC_OR_PARTITION", err)
 	}

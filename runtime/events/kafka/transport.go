@@ -122,30 +122,35 @@ func (t *Transport) Close() error {
 // Publish produces one record per message and waits for every acknowledgement.
 func (t *Transport) Publish(ctx context.Context, msgs []*events.Message) error {
 	if t.closed.Load() {
-		return events.BatchErrorOf(slices.Repeat([]error{ErrClosed}, len(msgs)))
+		return events.PartialPublishErrorOf(slices.Repeat([]error{ErrClosed}, len(msgs)))
 	}
 	topics := make([]string, 0, 1)
 	for _, m := range msgs {
-		if !slices.Contains(topics, m.Contract) {
-			topics = append(topics, m.Contract)
+		if !slices.Contains(topics, m.Event) {
+			topics = append(topics, m.Event)
 		}
 	}
 	if err := t.ensureTopics(ctx, topics); err != nil {
-		return events.BatchErrorOf(slices.Repeat([]error{err}, len(msgs)))
+		return events.PartialPublishErrorOf(slices.Repeat([]error{err}, len(msgs)))
 	}
 	// The batch's records in one allocation, not one per message.
 	slab := make([]kgo.Record, len(msgs))
 	records := make([]*kgo.Record, len(msgs))
-	for i, m := range msgs {
-		fillRecord(&slab[i], m)
-		records[i] = &slab[i]
-	}
 	errs := make([]error, len(msgs))
+	bad := false
+	for i, m := range msgs {
+		errs[i] = fillRecord(&slab[i], m)
+		records[i] = &slab[i]
+		bad = bad || errs[i] != nil
+	}
+	if bad {
+		return events.PartialPublishErrorOf(errs) // nothing produced: the batch is refused whole
+	}
 	t.produce(ctx, records, errs)
 	if slices.ContainsFunc(errs, isUnknownTopic) {
 		t.retryNewTopics(ctx, msgs, slab, records, errs)
 	}
-	return events.BatchErrorOf(errs)
+	return events.PartialPublishErrorOf(errs)
 }
 
 // produce produces records and sets errs[i] to the result of records[i].
@@ -177,7 +182,7 @@ func (t *Transport) retryNewTopics(ctx context.Context, msgs []*events.Message, 
 	for {
 		var idx []int
 		for i, err := range errs {
-			if isUnknownTopic(err) && t.onItsWay(msgs[i].Contract) {
+			if isUnknownTopic(err) && t.onItsWay(msgs[i].Event) {
 				idx = append(idx, i)
 			}
 		}
@@ -192,8 +197,8 @@ func (t *Transport) retryNewTopics(ctx context.Context, msgs []*events.Message, 
 		delay = min(2*delay, time.Second)
 		retry := make([]*kgo.Record, len(idx))
 		for j, i := range idx {
-			slab[i] = kgo.Record{} // a produced record carries the last attempt's state
-			fillRecord(&slab[i], msgs[i])
+			slab[i] = kgo.Record{}            // a produced record carries the last attempt's state
+			_ = fillRecord(&slab[i], msgs[i]) // it was filled once without an error
 			retry[j] = records[i]
 		}
 		sub := make([]error, len(idx))
@@ -275,19 +280,35 @@ func (t *Transport) Subscribe(ctx context.Context, spec events.ConsumerSpec, sin
 
 const headerID = "kit-id"
 
-// fillRecord sets r (zero) to the record of m.
-func fillRecord(r *kgo.Record, m *events.Message) {
-	r.Topic, r.Key, r.Value = m.Contract, bytesOf(m.Key), m.Payload
-	if len(m.Header) == 0 && m.ID == "" {
-		return
+// OptionTimestamp is the adapter option (a time.Time) that sets a published record's
+// timestamp: events.WithAdapterOption("kafka", kafka.OptionTimestamp, t). Without it the
+// client stamps the time of the produce.
+const OptionTimestamp = "timestamp"
+
+// AdapterOptions lists the adapter options the transport reads: OptionTimestamp.
+func (t *Transport) AdapterOptions() []string { return []string{OptionTimestamp} }
+
+// fillRecord sets r (zero) to the record of m; a wrong-typed adapter option is an error.
+func fillRecord(r *kgo.Record, m *events.Message) error {
+	r.Topic, r.Key, r.Value = m.Event, bytesOf(m.Key), m.Payload
+	if v, ok := m.AdapterOption("kafka", OptionTimestamp); ok {
+		ts, ok := v.(time.Time)
+		if !ok {
+			return fmt.Errorf("events/kafka: adapter option %q is a %T, want a time.Time", OptionTimestamp, v)
+		}
+		r.Timestamp = ts
 	}
-	r.Headers = make([]kgo.RecordHeader, 0, len(m.Header)+1)
-	for k, v := range m.Header {
+	if len(m.Metadata) == 0 && m.DedupID == "" {
+		return nil
+	}
+	r.Headers = make([]kgo.RecordHeader, 0, len(m.Metadata)+1)
+	for k, v := range m.Metadata {
 		r.Headers = append(r.Headers, kgo.RecordHeader{Key: k, Value: bytesOf(v)})
 	}
-	if m.ID != "" {
-		r.Headers = append(r.Headers, kgo.RecordHeader{Key: headerID, Value: bytesOf(m.ID)})
+	if m.DedupID != "" {
+		r.Headers = append(r.Headers, kgo.RecordHeader{Key: headerID, Value: bytesOf(m.DedupID)})
 	}
+	return nil
 }
 
 func fromRecord(r *kgo.Record, attempt int) *events.Message {
@@ -298,16 +319,16 @@ func fromRecord(r *kgo.Record, attempt int) *events.Message {
 
 // fillFromRecord sets m from a record (into a Message a delivery embeds).
 func fillFromRecord(m *events.Message, r *kgo.Record, attempt int) {
-	*m = events.Message{Contract: r.Topic, Key: stringOf(r.Key), Payload: r.Value, Attempt: attempt, Raw: r}
+	*m = events.Message{Event: r.Topic, Key: stringOf(r.Key), Payload: r.Value, Attempt: attempt, Raw: r}
 	for _, h := range r.Headers {
 		if h.Key == headerID {
-			m.ID = string(h.Value)
+			m.DedupID = string(h.Value)
 			continue
 		}
-		if m.Header == nil { // most records carry none: no map for them
-			m.Header = make(events.Header, len(r.Headers))
+		if m.Metadata == nil { // most records carry none: no map for them
+			m.Metadata = make(events.Metadata, len(r.Headers))
 		}
-		m.Header[h.Key] = string(h.Value)
+		m.Metadata[h.Key] = string(h.Value)
 	}
 }
 
