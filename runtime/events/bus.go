@@ -224,27 +224,35 @@ func (b *Bus) stopRunners(ctx context.Context) error {
 // carries the W3C trace context of ctx in the message's metadata and, for a codec other
 // than JSON, the codec's name under MetaCodec.
 func (b *Bus) Publish(ctx context.Context, contract string, payload any, opts ...PublishOption) error {
-	env := Envelope{Event: contract}
 	data, err := encodeAny(b.codec, contract, payload)
 	if err != nil {
 		return err
 	}
-	return b.publishOne(ctx, &env, data, opts)
+	return b.publishOne(ctx, contract, data, opts)
 }
 
-// publishOne applies the bus's defaults and opts to env and publishes data as its message.
-func (b *Bus) publishOne(ctx context.Context, env *Envelope, data []byte, opts []PublishOption) error {
+// outgoing is one publish's envelope and message, allocated together (the options see the
+// envelope through a pointer, so it lives on the heap like the message).
+type outgoing struct {
+	env Envelope
+	m   Message
+}
+
+// publishOne applies the bus's defaults and opts to an envelope of contract and publishes
+// data as its message.
+func (b *Bus) publishOne(ctx context.Context, contract string, data []byte, opts []PublishOption) error {
+	out := &outgoing{env: Envelope{Event: contract}}
 	for _, o := range b.defaults {
-		o(env)
+		o(&out.env)
 	}
 	for _, o := range opts {
-		o(env)
+		o(&out.env)
 	}
-	m := message(env, data)
-	if err := b.checkOptions(&m); err != nil {
+	out.m = message(&out.env, data)
+	if err := b.checkOptions(&out.m); err != nil {
 		return err
 	}
-	err := b.send(ctx, []*Message{&m})
+	err := b.send(ctx, []*Message{&out.m})
 	var pe *PartialPublishError
 	if errors.As(err, &pe) && len(pe.Errs) == 1 {
 		return pe.Errs[0]
@@ -331,7 +339,7 @@ func (b *Bus) withDefaults(env *Envelope) Envelope {
 // encode is env's payload encoded: through its descriptor (Event.Envelope) or as any value.
 func (b *Bus) encode(env *Envelope) ([]byte, error) {
 	if env.encode != nil {
-		return env.encode(b.codec)
+		return env.encode(b.codec, env.Payload)
 	}
 	return encodeAny(b.codec, env.Event, env.Payload)
 }

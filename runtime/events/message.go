@@ -82,8 +82,8 @@ type Envelope struct {
 	// AdapterOptions are per-transport settings (WithAdapterOption).
 	AdapterOptions map[string]map[string]any
 
-	// encode is set by Event.Envelope: the descriptor's validation and encoding.
-	encode func(Codec) ([]byte, error)
+	// encode is set by Event.Envelope: the descriptor's validation and encoding of Payload.
+	encode func(Codec, any) ([]byte, error)
 }
 
 // Raw is a payload already encoded with the bus's codec, published as it is (bridges,

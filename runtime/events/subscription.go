@@ -66,19 +66,17 @@ func (e Event[T]) Subscribe(bus *Bus, group Group, fn func(ctx context.Context, 
 // Publish validates and encodes payload and publishes it on bus. A payload that fails
 // validation is not published (*PayloadError).
 func (e Event[T]) Publish(ctx context.Context, bus *Bus, payload *T, opts ...PublishOption) error {
-	env := Envelope{Event: e.contract}
 	data, err := e.encodeWith(bus.codec, payload)
 	if err != nil {
 		return err
 	}
-	return bus.publishOne(ctx, &env, data, opts)
+	return bus.publishOne(ctx, e.contract, data, opts)
 }
 
 // Envelope is payload as one message of a Bus.PublishAll: validated (every element of an
 // array payload) and encoded as Publish does, at publish time.
 func (e Event[T]) Envelope(payload *T, opts ...PublishOption) Envelope {
-	env := Envelope{Event: e.contract, Payload: payload,
-		encode: func(c Codec) ([]byte, error) { return e.encodeWith(c, payload) }}
+	env := Envelope{Event: e.contract, Payload: payload, encode: e.encode}
 	for _, o := range opts {
 		o(&env)
 	}
