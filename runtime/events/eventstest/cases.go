@@ -56,7 +56,7 @@ func (s *suite) roundTrip(t *testing.T) {
 	}
 }
 
-func (s *suite) batch(t *testing.T) {
+func (s *suite) publishAll(t *testing.T) {
 	ev, g := s.event(t), group("batch")
 	var rec recorder
 	b := s.bus(t, events.WithGroup(g, all))

@@ -77,7 +77,7 @@ func Run(t *testing.T, f Features, connect Connect) {
 		run  func(*testing.T)
 	}{
 		{"RoundTrip", s.roundTrip},
-		{"BatchReportsFailures", s.batch},
+		{"PublishAllReportsUnsent", s.publishAll},
 		{"GroupsShareAndFanOut", s.shareAndFanOut},
 		{"OrderPerKey", s.orderPerKey},
 		{"RetryBackoff", s.retryBackoff},
