@@ -101,7 +101,11 @@ type RegisterError struct {
 }
 
 func (e *RegisterError) Error() string {
-	return fmt.Sprintf("events: register %q (%s) in group %q: %v", e.Event, e.Consumer, e.Group, e.Err)
+	consumer := ""
+	if e.Consumer != "" {
+		consumer = " (" + e.Consumer + ")"
+	}
+	return fmt.Sprintf("events: register %q%s in group %q: %v", e.Event, consumer, e.Group, e.Err)
 }
 
 func (e *RegisterError) Unwrap() error { return e.Err }
