@@ -88,7 +88,7 @@ func kafkaBus(ctx context.Context, seeds []string, topic string, n, batch int) (
 	}
 	ev := events.NewEvent[payload](topic, (*payload).Validate)
 	group := events.Group("bus-" + topic)
-	b := events.New(tr, events.WithGroup(group, events.GroupSettings{StartAt: events.StartAll, MaxInFlight: maxInFlight}))
+	b := events.New(events.WithTransport(tr), events.WithGroup(group, events.GroupSettings{StartAt: events.StartAll, MaxInFlight: maxInFlight}))
 	defer b.Close(context.Background())
 	rec := newRecorder(n)
 	if err := ev.Subscribe(b, group, func(_ context.Context, p *payload) error { rec.handled(p); return nil }); err != nil {
@@ -98,10 +98,10 @@ func kafkaBus(ctx context.Context, seeds []string, topic string, n, batch int) (
 		return result{}, err
 	}
 	return measure(ctx, n, batch, rec, func(ctx context.Context, items []payload) error {
-		bt := b.Batch()
+		envs := make([]events.Envelope, len(items))
 		for i := range items {
-			ev.Add(bt, &items[i], events.WithKey(fmt.Sprint(items[i].Seq)))
+			envs[i] = ev.Envelope(&items[i], events.WithKey(fmt.Sprint(items[i].Seq)))
 		}
-		return bt.Publish(ctx)
+		return b.PublishAll(ctx, envs)
 	})
 }

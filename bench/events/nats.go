@@ -105,7 +105,7 @@ func natsBus(ctx context.Context, url string, cfg jetstream.StreamConfig, group 
 		return result{}, err
 	}
 	ev := events.NewEvent[payload](subject, (*payload).Validate)
-	b := events.New(tr, events.WithGroup(group, events.GroupSettings{MaxInFlight: maxInFlight}))
+	b := events.New(events.WithTransport(tr), events.WithGroup(group, events.GroupSettings{MaxInFlight: maxInFlight}))
 	defer b.Close(context.Background())
 	rec := newRecorder(n)
 	if err := ev.Subscribe(b, group, func(_ context.Context, p *payload) error { rec.handled(p); return nil }); err != nil {
@@ -119,11 +119,12 @@ func natsBus(ctx context.Context, url string, cfg jetstream.StreamConfig, group 
 
 // busPublish publishes one batch through the bus.
 func busPublish(b *events.Bus, ev events.Event[payload]) func(context.Context, []payload) error {
+	var envs []events.Envelope
 	return func(ctx context.Context, items []payload) error {
-		bt := b.Batch()
+		envs = envs[:0]
 		for i := range items {
-			ev.Add(bt, &items[i])
+			envs = append(envs, ev.Envelope(&items[i]))
 		}
-		return bt.Publish(ctx)
+		return b.PublishAll(ctx, envs)
 	}
 }

@@ -49,7 +49,7 @@ func BenchmarkConsume(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			tr := &sinkTransport{}
-			bus := events.New(tr)
+			bus := events.New(events.WithTransport(tr))
 			_ = OrderPlaced.Subscribe(bus, "g", func(context.Context, *Placed) error { return nil })
 			if err := bus.Start(context.Background()); err != nil {
 				b.Fatal(err)
@@ -59,7 +59,7 @@ func BenchmarkConsume(b *testing.B) {
 			payload := []byte(`{"orderId":"o-1","total":42}`)
 			ds := make([]benchDelivery, b.N)
 			for i := range ds {
-				ds[i] = benchDelivery{m: events.Message{Contract: OrderPlaced.Contract(), Payload: payload, Attempt: 1}, done: &wg}
+				ds[i] = benchDelivery{m: events.Message{Event: OrderPlaced.Contract(), Payload: payload, Attempt: 1}, done: &wg}
 				if keyed {
 					ds[i].m.Key = string(rune('a' + i%26))
 				}
@@ -78,7 +78,7 @@ func BenchmarkConsume(b *testing.B) {
 // BenchmarkPublish is the bus's cost per published message on top of its transport:
 // validate, encode, stamp.
 func BenchmarkPublish(b *testing.B) {
-	bus := events.New(&sinkTransport{})
+	bus := events.New(events.WithTransport(&sinkTransport{}))
 	ctx := context.Background()
 	p := &Placed{OrderID: "o-1", Total: 42}
 	b.ReportAllocs()

@@ -1,9 +1,12 @@
 package events
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"reflect"
 	"slices"
 	"sync"
 	"time"
@@ -15,9 +18,9 @@ import (
 
 // Bus publishes events and runs the groups that consume them, over one Transport.
 //
-// Build it with New, add middleware with Use, add subscriptions with Register (or
-// Event.Subscribe), print Plan, then Start. Publishing works from New on. Close stops the
-// groups gracefully and closes the transport.
+// Build it with New, add middleware with Use (or WithMiddleware), add subscriptions with
+// Register (or Event.Subscribe), print Plan, then Start. Publishing works from New on.
+// Close stops the groups gracefully and closes the transport.
 //
 // Every method is safe for concurrent use.
 type Bus struct {
@@ -25,9 +28,10 @@ type Bus struct {
 	codec      Codec
 	logger     *slog.Logger
 	deadLetter DeadLetterFunc
+	defaults   []PublishOption
 
 	mu       sync.Mutex
-	chain    []Middleware
+	chain    Chain
 	subs     []Subscription
 	settings map[Group]GroupSettings
 	runners  []*runner
@@ -44,8 +48,25 @@ type DeadLetterFunc func(ctx context.Context, group Group, m *Message, reason er
 // Option configures a Bus.
 type Option func(*Bus)
 
+// WithTransport sets the transport the bus publishes and consumes through (required).
+// The bus owns it: Close closes it.
+func WithTransport(t Transport) Option { return func(b *Bus) { b.transport = t } }
+
 // WithCodec replaces the JSON codec.
 func WithCodec(c Codec) Option { return func(b *Bus) { b.codec = c } }
+
+// WithMiddleware appends middleware to the chain every subscription's handler runs in (see
+// Bus.Use); repeating the option appends.
+func WithMiddleware(mws ...Middleware) Option {
+	return func(b *Bus) { b.chain = append(b.chain, mws...) }
+}
+
+// WithPublishDefaults sets the publish options every message through this bus starts
+// from: a publish's own options apply after them (the last setting a value wins), and an
+// Envelope's own non-empty Key, DedupID, Metadata entries and adapter options win over them.
+func WithPublishDefaults(opts ...PublishOption) Option {
+	return func(b *Bus) { b.defaults = append(b.defaults, opts...) }
+}
 
 // WithLogger sets the logger of the bus's own messages (default: discard).
 func WithLogger(l *slog.Logger) Option { return func(b *Bus) { b.logger = l } }
@@ -58,19 +79,20 @@ func WithGroup(group Group, s GroupSettings) Option {
 	return func(b *Bus) { b.settings[group] = s }
 }
 
-// WithoutRecovery drops the Recovery middleware the bus installs first by default.
+// WithoutRecovery drops the Recovery middleware the bus installs outermost by default.
 func WithoutRecovery() Option {
 	return func(b *Bus) { b.chain = slices.DeleteFunc(b.chain, isRecovery) }
 }
 
-// New builds a bus over transport. The bus owns the transport: Close closes it.
-func New(transport Transport, opts ...Option) *Bus {
+// New builds a bus: events.New(events.WithTransport(t), events.WithCodec(c),
+// events.WithMiddleware(m...)). Without WithCodec it encodes JSON; without WithTransport
+// Start and Publish return ErrNoTransport.
+func New(opts ...Option) *Bus {
 	b := &Bus{
-		transport: transport,
-		codec:     JSONCodec{},
-		logger:    slog.New(slog.DiscardHandler),
-		settings:  map[Group]GroupSettings{},
-		chain:     []Middleware{recovery},
+		codec:    JSONCodec{},
+		logger:   slog.New(slog.DiscardHandler),
+		settings: map[Group]GroupSettings{},
+		chain:    Chain{recovery},
 	}
 	for _, o := range opts {
 		o(b)
@@ -79,6 +101,13 @@ func New(transport Transport, opts ...Option) *Bus {
 		b.deadLetter = b.logDeadLetter
 	}
 	return b
+}
+
+func (b *Bus) transportName() string {
+	if b.transport == nil {
+		return ""
+	}
+	return b.transport.Name()
 }
 
 // Use appends middleware to the chain every subscription's handler runs in, in the order
@@ -104,10 +133,16 @@ func (b *Bus) Configure(group Group, s GroupSettings) error {
 }
 
 // Register adds a subscription (before Start). A group consumes a contract once per bus.
+// A refusal is a *RegisterError; errors.Is reaches its reason (ErrNoGroup, ErrStarted).
 func (b *Bus) Register(sub Subscription) error {
+	if sub.Consumer == "" {
+		sub.Consumer = funcName(sub.Handle)
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	fail := func(err error) error { return &RegisterError{Contract: sub.Contract, Group: sub.Group, Err: err} }
+	fail := func(err error) error {
+		return &RegisterError{Event: sub.Event, Consumer: sub.Consumer, Group: sub.Group, Err: err}
+	}
 	switch {
 	case b.closed:
 		return fail(ErrClosed)
@@ -115,14 +150,14 @@ func (b *Bus) Register(sub Subscription) error {
 		return fail(ErrStarted)
 	case sub.Group == "":
 		return fail(ErrNoGroup)
-	case sub.Contract == "":
-		return fail(errors.New("no contract"))
-	case sub.bind == nil:
-		return fail(errors.New("no handler (build it with Event.Subscription or NewSubscription)"))
+	case sub.Event == "":
+		return fail(errors.New("no event (contract)"))
+	case sub.Handle == nil:
+		return fail(errors.New("no handler"))
 	}
 	for _, s := range b.subs {
-		if s.Contract == sub.Contract && s.Group == sub.Group {
-			return fail(errors.New("the group already consumes this contract (consumer " + s.Name + ")"))
+		if s.Event == sub.Event && s.Group == sub.Group {
+			return fail(errors.New("the group already consumes this contract (consumer " + s.Consumer + ")"))
 		}
 	}
 	b.subs = append(b.subs, sub)
@@ -140,6 +175,8 @@ func (b *Bus) Start(ctx context.Context) error {
 		return ErrClosed
 	case b.started:
 		return ErrStarted
+	case b.transport == nil:
+		return ErrNoTransport
 	}
 	b.started = true
 	for _, g := range b.plan().Groups {
@@ -166,6 +203,9 @@ func (b *Bus) Close(ctx context.Context) error {
 	b.closed = true
 	b.mu.Unlock()
 	err := b.stopRunners(ctx)
+	if b.transport == nil {
+		return err
+	}
 	return errors.Join(err, b.transport.Close())
 }
 
@@ -178,106 +218,80 @@ func (b *Bus) stopRunners(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// Publish publishes one message. The bus carries the W3C trace context of ctx in its header
-// and, for a codec other than JSON, the codec's content type (no header means JSON: headers
-// cost brokers noticeably, so a message carries none it does not need).
-func (b *Bus) Publish(ctx context.Context, m *Message) error {
-	err := b.PublishBatch(ctx, []*Message{m})
-	var be *BatchError
-	if errors.As(err, &be) && len(be.Failed) == 1 {
-		return be.Failed[0].Err
+// Publish encodes payload with the bus's codec and publishes it as one message of
+// contract. A payload with a `Validate() error` method is validated first and not
+// published when that fails (*PayloadError); a Raw payload is published as it is. The bus
+// carries the W3C trace context of ctx in the message's metadata and, for a codec other
+// than JSON, the codec's name under MetaCodec.
+func (b *Bus) Publish(ctx context.Context, contract string, payload any, opts ...PublishOption) error {
+	data, err := encodeAny(b.codec, contract, payload)
+	if err != nil {
+		return err
+	}
+	return b.publishOne(ctx, contract, data, opts)
+}
+
+// outgoing is one publish's envelope and message, allocated together (the options see the
+// envelope through a pointer, so it lives on the heap like the message).
+type outgoing struct {
+	env Envelope
+	m   Message
+}
+
+// publishOne applies the bus's defaults and opts to an envelope of contract and publishes
+// data as its message.
+func (b *Bus) publishOne(ctx context.Context, contract string, data []byte, opts []PublishOption) error {
+	out := &outgoing{env: Envelope{Event: contract}}
+	for _, o := range b.defaults {
+		o(&out.env)
+	}
+	for _, o := range opts {
+		o(&out.env)
+	}
+	out.m = message(&out.env, data)
+	if err := b.checkOptions(&out.m); err != nil {
+		return err
+	}
+	err := b.send(ctx, []*Message{&out.m})
+	var pe *PartialPublishError
+	if errors.As(err, &pe) && len(pe.Errs) == 1 {
+		return pe.Errs[0]
 	}
 	return err
 }
 
-// PublishBatch publishes several messages in one round trip where the transport can. When
-// some fail the error is a *BatchError naming them by index; the others are published.
-func (b *Bus) PublishBatch(ctx context.Context, msgs []*Message) error {
-	b.mu.Lock()
-	closed := b.closed
-	b.mu.Unlock()
-	if closed {
-		return BatchErrorOf(slices.Repeat([]error{ErrClosed}, len(msgs)))
+// PublishAll publishes several messages in one round trip where the transport can. The
+// messages that were not sent (their payload failed to validate or encode, an adapter
+// option is unknown, or the transport failed them) are named by index in a
+// *PartialPublishError; the others are published.
+func (b *Bus) PublishAll(ctx context.Context, envs []Envelope) error {
+	if err := b.usable(); err != nil {
+		return PartialPublishErrorOf(slices.Repeat([]error{err}, len(envs)))
 	}
-	// What to stamp is the same for the whole batch: decided once.
-	ct := b.codec.ContentType()
-	traced := trace.SpanContextFromContext(ctx).IsValid()
-	if ct != jsonContentType || traced {
-		for _, m := range msgs {
-			stamp(ctx, m, ct, traced)
+	errs := make([]error, len(envs))
+	// The batch's messages in one allocation, not one per envelope.
+	slab := make([]Message, len(envs))
+	msgs := make([]*Message, 0, len(envs))
+	idx := make([]int, 0, len(envs))
+	for i := range envs {
+		env := b.withDefaults(&envs[i])
+		data, err := b.encode(&env)
+		if err == nil {
+			slab[i] = message(&env, data)
+			err = b.checkOptions(&slab[i])
 		}
-	}
-	return b.transport.Publish(ctx, msgs)
-}
-
-func stamp(ctx context.Context, m *Message, ct string, traced bool) {
-	if m.Header == nil {
-		m.Header = Header{}
-	}
-	if ct != jsonContentType {
-		m.Header[HeaderContentType] = ct
-	}
-	if traced {
-		telemetry.InjectHeaders(ctx, m.Header)
-	}
-}
-
-// Batch collects typed messages for one PublishBatch (see Event.Add).
-func (b *Bus) Batch() *Batch { return &Batch{bus: b} }
-
-// Batch is a set of messages published together; build it with Bus.Batch and Event.Add.
-type Batch struct {
-	bus  *Bus
-	msgs []*Message
-	errs []error
-	// slab holds the messages Event.Add builds, allocated a chunk at a time (a chunk
-	// twice the last): a few allocations per batch instead of one per message.
-	slab []Message
-}
-
-// next returns a zeroed message from the slab.
-func (b *Batch) next() *Message {
-	if len(b.slab) == cap(b.slab) {
-		b.slab = make([]Message, 0, max(8, 2*cap(b.slab)))
-	}
-	b.slab = b.slab[:len(b.slab)+1]
-	return &b.slab[len(b.slab)-1]
-}
-
-func (b *Batch) add(m *Message, err error) {
-	b.msgs = append(b.msgs, m)
-	b.errs = append(b.errs, err)
-}
-
-// Len is the number of messages added.
-func (b *Batch) Len() int { return len(b.msgs) }
-
-// Publish publishes every message that encoded; the *BatchError names, by the order they
-// were added, the messages that failed to encode or to publish.
-func (b *Batch) Publish(ctx context.Context) error {
-	if !slices.ContainsFunc(b.errs, isError) {
-		// Every message encoded (the common case): no index to map back.
-		err := b.bus.PublishBatch(ctx, b.msgs)
-		var be *BatchError
-		if err != nil && !errors.As(err, &be) {
-			return BatchErrorOf(slices.Repeat([]error{err}, len(b.msgs)))
+		if err != nil {
+			errs[i] = err
+			continue
 		}
-		return err
+		msgs = append(msgs, &slab[i])
+		idx = append(idx, i)
 	}
-	ok := make([]*Message, 0, len(b.msgs))
-	idx := make([]int, 0, len(b.msgs))
-	errs := slices.Clone(b.errs)
-	for i, m := range b.msgs {
-		if errs[i] == nil {
-			ok = append(ok, m)
-			idx = append(idx, i)
-		}
-	}
-	if len(ok) > 0 {
-		var be *BatchError
-		if err := b.bus.PublishBatch(ctx, ok); errors.As(err, &be) {
-			for _, f := range be.Failed {
-				errs[idx[f.Index]] = f.Err
+	if len(msgs) > 0 {
+		var pe *PartialPublishError
+		if err := b.send(ctx, msgs); errors.As(err, &pe) {
+			for j, u := range pe.Unsent {
+				errs[idx[u]] = pe.Errs[j]
 			}
 		} else if err != nil {
 			for _, i := range idx {
@@ -285,14 +299,161 @@ func (b *Batch) Publish(ctx context.Context) error {
 			}
 		}
 	}
-	return BatchErrorOf(errs)
+	return PartialPublishErrorOf(errs)
 }
 
-func isError(err error) bool { return err != nil }
+// withDefaults is env over the bus's publish defaults, its metadata copied without the
+// reserved keys (the bus stamps the copy, never the caller's map).
+func (b *Bus) withDefaults(env *Envelope) Envelope {
+	out := *env
+	out.Metadata = nil
+	if len(b.defaults) > 0 {
+		var base Envelope
+		for _, o := range b.defaults {
+			o(&base)
+		}
+		out.Key = cmp.Or(env.Key, base.Key)
+		out.DedupID = cmp.Or(env.DedupID, base.DedupID)
+		out.Metadata = base.Metadata
+		if len(base.AdapterOptions) > 0 {
+			out.AdapterOptions = base.AdapterOptions
+			for adapter, kv := range env.AdapterOptions {
+				for k, v := range kv {
+					WithAdapterOption(adapter, k, v)(&out)
+				}
+			}
+		}
+	}
+	for k, v := range env.Metadata {
+		if reserved(k) {
+			continue
+		}
+		if out.Metadata == nil {
+			out.Metadata = make(Metadata, len(env.Metadata))
+		}
+		out.Metadata[k] = v
+	}
+	return out
+}
+
+// encode is env's payload encoded: through its descriptor (Event.Envelope) or as any value.
+func (b *Bus) encode(env *Envelope) ([]byte, error) {
+	if env.encode != nil {
+		return env.encode(b.codec, env.Payload)
+	}
+	return encodeAny(b.codec, env.Event, env.Payload)
+}
+
+// validator is a payload type with generated validation.
+type validator interface{ Validate() error }
+
+// encodeAny validates payload when it can (a Validate method), fills its required empty
+// lists and maps (FillEmpty) and encodes it; a Raw payload is taken as it is.
+func encodeAny(c Codec, event string, payload any) ([]byte, error) {
+	fail := func(err error) error { return &PayloadError{Event: event, Err: err} }
+	if raw, ok := payload.(Raw); ok {
+		return raw, nil
+	}
+	if payload == nil {
+		return nil, fail(errNilPayload)
+	}
+	if v := reflect.ValueOf(payload); v.Kind() == reflect.Pointer && v.IsNil() {
+		return nil, fail(errNilPayload)
+	}
+	if v, ok := payload.(validator); ok {
+		if err := v.Validate(); err != nil {
+			return nil, fail(err)
+		}
+	}
+	if f, ok := payload.(filler); ok {
+		f.FillEmpty()
+	}
+	data, err := c.Encode(payload)
+	if err != nil {
+		return nil, fail(err)
+	}
+	return data, nil
+}
+
+// message is the wire message of env with its encoded payload.
+func message(env *Envelope, data []byte) Message {
+	return Message{Event: env.Event, Key: env.Key, DedupID: env.DedupID, Metadata: env.Metadata,
+		Payload: data, AdapterOptions: env.AdapterOptions}
+}
+
+// ErrUnknownAdapterOption is a publish option, set with WithAdapterOption under the bus's
+// transport's name, that the transport does not read.
+var ErrUnknownAdapterOption = errors.New("events: unknown adapter option")
+
+// checkOptions refuses an adapter option under the transport's name that it does not read.
+func (b *Bus) checkOptions(m *Message) error {
+	if len(m.AdapterOptions) == 0 || b.transport == nil {
+		return nil
+	}
+	name := b.transport.Name()
+	own, ok := m.AdapterOptions[name]
+	if !ok {
+		return nil
+	}
+	r, ok := b.transport.(AdapterOptionReader)
+	if !ok {
+		return nil
+	}
+	known := r.AdapterOptions()
+	for k := range own {
+		if !slices.Contains(known, k) {
+			return fmt.Errorf("%w: %s reads %q, not %q", ErrUnknownAdapterOption, name, known, k)
+		}
+	}
+	return nil
+}
+
+// usable is nil when the bus can publish.
+func (b *Bus) usable() error {
+	b.mu.Lock()
+	closed := b.closed
+	b.mu.Unlock()
+	switch {
+	case closed:
+		return ErrClosed
+	case b.transport == nil:
+		return ErrNoTransport
+	}
+	return nil
+}
+
+// send stamps msgs and hands them to the transport.
+func (b *Bus) send(ctx context.Context, msgs []*Message) error {
+	if err := b.usable(); err != nil {
+		return PartialPublishErrorOf(slices.Repeat([]error{err}, len(msgs)))
+	}
+	// What to stamp is the same for the whole batch: decided once.
+	codec := b.codec.Name()
+	traced := trace.SpanContextFromContext(ctx).IsValid()
+	if codec != jsonCodec || traced {
+		for _, m := range msgs {
+			stamp(ctx, m, codec, traced)
+		}
+	}
+	return b.transport.Publish(ctx, msgs)
+}
+
+// stamp writes the codec's name and the trace context into m's metadata (m owns it).
+func stamp(ctx context.Context, m *Message, codec string, traced bool) {
+	if m.Metadata == nil {
+		m.Metadata = Metadata{}
+	}
+	if codec != jsonCodec {
+		m.Metadata[MetaCodec] = codec
+	}
+	if traced {
+		telemetry.InjectHeaders(ctx, m.Metadata)
+	}
+}
 
 func (b *Bus) logDeadLetter(ctx context.Context, group Group, m *Message, reason error) {
-	b.logger.ErrorContext(ctx, "events: dead-lettered", "contract", m.Contract, "group", string(group),
-		"id", m.ID, "attempt", m.Attempt, "error", reason.Error())
+	b.logger.ErrorContext(ctx, "events: dead-lettered", "event", m.Event, "group", string(group),
+		"dedup_id", m.DedupID, "attempt", m.Attempt, "error", reason.Error())
 }
 
 // settleTimeout bounds one Ack, Nak or Term.

@@ -21,7 +21,7 @@ import (
 
 func newBus(t *testing.T, opts ...events.Option) *events.Bus {
 	t.Helper()
-	b := events.New(events.NewInProcess(), opts...)
+	b := events.New(append([]events.Option{events.WithTransport(events.NewInProcess())}, opts...)...)
 	t.Cleanup(func() { _ = b.Close(context.Background()) })
 	return b
 }
@@ -67,7 +67,7 @@ func TestRegisterRefusals(t *testing.T) {
 	if err := OrderPlaced.Subscribe(b, "g", onPlaced); err == nil || !strings.Contains(err.Error(), "already consumes") {
 		t.Errorf("second subscription of one contract in one group: %v", err)
 	}
-	if err := b.Register(events.Subscription{Contract: "x", Group: "g"}); err == nil {
+	if err := b.Register(events.Subscription{Event: "x", Group: "g"}); err == nil {
 		t.Error("a subscription without a handler was registered")
 	}
 	if err := b.Start(context.Background()); err != nil {
@@ -143,13 +143,13 @@ func TestDispositions(t *testing.T) {
 func TestCodecMismatchIsDeadLettered(t *testing.T) {
 	var dead deadLetters
 	broker := events.NewInProcess()
-	b := events.New(broker.Connect(), events.WithDeadLetter(dead.fn))
+	b := events.New(events.WithTransport(broker.Connect()), events.WithDeadLetter(dead.fn))
 	t.Cleanup(func() { _ = b.Close(context.Background()) })
 	_ = OrderPlaced.Subscribe(b, "g", func(context.Context, *Placed) error { t.Error("handler ran"); return nil })
 	_ = b.Start(context.Background())
-	// Straight through the transport: a bus would stamp its own codec's content type.
-	m := &events.Message{Contract: OrderPlaced.Contract(), Payload: []byte(`<placed/>`),
-		Header: events.Header{events.HeaderContentType: "application/xml"}}
+	// Straight through the transport: a bus would stamp its own codec.
+	m := &events.Message{Event: OrderPlaced.Contract(), Payload: []byte(`<placed/>`),
+		Metadata: events.Metadata{events.MetaCodec: "xml"}}
 	if err := broker.Publish(context.Background(), []*events.Message{m}); err != nil {
 		t.Fatal(err)
 	}
@@ -167,9 +167,11 @@ func TestAccessLogLine(t *testing.T) {
 	b := newBus(t)
 	b.Use(events.AccessLog(logger))
 	done := make(chan struct{})
-	_ = OrderPlaced.Subscribe(b, "billing", func(context.Context, *Placed) error { close(done); return nil }, events.Named("billing.OnPlaced"))
+	sub := OrderPlaced.Subscription(b, "billing", func(context.Context, *Placed) error { close(done); return nil })
+	sub.Consumer = "billing.OnPlaced"
+	_ = b.Register(sub)
 	_ = b.Start(context.Background())
-	_ = OrderPlaced.Publish(context.Background(), b, &Placed{OrderID: "o"}, events.WithKey("o"), events.WithMessageID("m-1"))
+	_ = OrderPlaced.Publish(context.Background(), b, &Placed{OrderID: "o"}, events.WithKey("o"), events.WithDedupID("m-1"))
 	<-done
 	var line map[string]any
 	deadline := time.Now().Add(2 * time.Second)
@@ -188,8 +190,8 @@ func TestAccessLogLine(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	want := map[string]any{"msg": "event", "contract": "shop.OrderPlaced", "group": "billing", "consumer": "billing.OnPlaced",
-		"id": "m-1", "key": "o", "attempt": float64(1), "disposition": "ack"}
+	want := map[string]any{"msg": "event", "event": "shop.OrderPlaced", "group": "billing", "consumer": "billing.OnPlaced",
+		"dedup_id": "m-1", "key": "o", "attempt": float64(1), "disposition": "ack"}
 	for k, v := range want {
 		if line[k] != v {
 			t.Errorf("%s = %v, want %v (line %v)", k, line[k], v, line)
@@ -246,7 +248,7 @@ func TestSliceEventsAndPlanJSON(t *testing.T) {
 	got := make(chan int, 1)
 	_ = batch.Subscribe(b, "g", func(_ context.Context, ps *[]Placed) error { got <- len(*ps); return nil })
 	data, _ := json.Marshal(b.Plan())
-	if string(data) != `{"transport":"inprocess","groups":[{"group":"g","maxInFlight":16,"ackWait":30000000000,"maxAttempts":5,"startAt":"new","consumers":[{"contract":"shop.Batch","consumer":"events_test.TestSliceEventsAndPlanJSON.func1"}]}]}` {
+	if string(data) != `{"transport":"inprocess","groups":[{"group":"g","maxInFlight":16,"ackWait":30000000000,"maxAttempts":5,"startAt":"new","consumers":[{"event":"shop.Batch","consumer":"events_test.TestSliceEventsAndPlanJSON.func1"}]}]}` {
 		t.Errorf("plan JSON %s", data)
 	}
 	_ = b.Start(context.Background())
@@ -267,16 +269,16 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-// upperJSON is a codec of its own content type (JSON underneath).
+// upperJSON is a codec of its own name (JSON underneath).
 type upperJSON struct{ events.JSONCodec }
 
-func (upperJSON) ContentType() string { return "application/x-kit-test" }
+func (upperJSON) Name() string { return "kit-test" }
 
 func TestCustomCodecIsStampedAndChecked(t *testing.T) {
 	broker := events.NewInProcess()
 	var dead deadLetters
-	same := events.New(broker.Connect(), events.WithCodec(upperJSON{}))
-	other := events.New(broker.Connect(), events.WithDeadLetter(dead.fn)) // the JSON codec
+	same := events.New(events.WithTransport(broker.Connect()), events.WithCodec(upperJSON{}))
+	other := events.New(events.WithTransport(broker.Connect()), events.WithDeadLetter(dead.fn)) // the JSON codec
 	t.Cleanup(func() { _ = same.Close(context.Background()); _ = other.Close(context.Background()) })
 	got := make(chan *Placed, 1)
 	_ = OrderPlaced.Subscribe(same, "same", func(_ context.Context, p *Placed) error { got <- p; return nil })

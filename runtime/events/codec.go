@@ -8,11 +8,13 @@ import (
 	"strings"
 )
 
-// Codec encodes payloads for the wire and decodes them back. The bus stamps a content type
-// other than JSON's on every message it publishes (header "content-type"; none means
-// JSON) and refuses, as a payload error, a consumed message of another content type.
+// Codec encodes payloads for the wire and decodes them back. The bus stamps the name of a
+// codec other than JSON on every message it publishes (metadata MetaCodec,
+// "content-codec"; none means JSON, so a JSON message carries no metadata it does not
+// need) and refuses, as a payload error, a consumed message stamped with another codec.
 type Codec interface {
-	ContentType() string
+	// Name identifies the encoding on the wire ("json").
+	Name() string
 	Encode(v any) ([]byte, error)
 	// Decode reads data into v. Strict decoding refuses members v does not declare;
 	// tolerant decoding ignores them.
@@ -22,10 +24,10 @@ type Codec interface {
 // JSONCodec is the default codec (encoding/json).
 type JSONCodec struct{}
 
-const jsonContentType = "application/json"
+const jsonCodec = "json"
 
-// ContentType is "application/json".
-func (JSONCodec) ContentType() string { return jsonContentType }
+// Name is "json".
+func (JSONCodec) Name() string { return jsonCodec }
 
 // Encode marshals v.
 func (JSONCodec) Encode(v any) ([]byte, error) { return json.Marshal(v) }
@@ -62,7 +64,7 @@ func (JSONCodec) Decode(data []byte, v any, strict bool) error {
 }
 
 // ErrCodecMismatch is a consumed message encoded with another codec than the bus's.
-var ErrCodecMismatch = errors.New("events: message content type differs from the bus codec")
+var ErrCodecMismatch = errors.New("events: message codec differs from the bus codec")
 
 func codecMismatch(got, want string) error {
 	return fmt.Errorf("%w: %q, want %q", ErrCodecMismatch, got, want)

@@ -91,8 +91,19 @@ func DispositionOf(err error) (Disposition, time.Duration) {
 // PanicError is a handler panic turned into an error by Recovery; it is retried like any
 // other error.
 type PanicError struct {
-	Value any
-	Stack []byte
+	Event    string // the contract being handled
+	Consumer string
+	Group    Group
+	Value    any    // what was passed to panic
+	Stack    []byte // where it panicked; not part of Error
 }
 
-func (e *PanicError) Error() string { return fmt.Sprintf("events: handler panicked: %v", e.Value) }
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("events: %s in group %q (%s) panicked: %v", e.Event, e.Group, e.Consumer, e.Value)
+}
+
+// Unwrap returns the panic value when it is an error.
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}

@@ -21,8 +21,8 @@
 //
 // # The bus
 //
-//	bus := events.New(transport, events.WithLogger(logger))
-//	bus.Use(events.Tracing(), events.AccessLog(logger))
+//	bus := events.New(events.WithTransport(transport), events.WithLogger(logger),
+//		events.WithMiddleware(events.Tracing(), events.AccessLog(logger)))
 //	shop.OrderPlaced.Subscribe(bus, "billing", billing.OnPlaced)   // group is an argument
 //	fmt.Print(bus.Plan())                                           // what will be consumed where
 //	bus.Start(ctx)
@@ -43,14 +43,19 @@
 //
 // Messages of one ordering key (WithKey) are handled one at a time, in publish order, by
 // the instance that receives them (a retry sends a message to the back of the line).
-// WithMessageID sets the id brokers de-duplicate on; WithHeader adds metadata (keys under
-// "kit-" are reserved). Batches (Bus.Batch, Event.Add, Bus.PublishBatch) report the
-// messages that failed by index in a *BatchError.
+// WithDedupID sets the id brokers de-duplicate on; WithHeader adds metadata (the
+// "content-codec" key and keys under "kit-" are reserved); WithAdapterOption sets what one
+// transport reads; WithPublishDefaults sets options every publish of a bus starts from.
+// Bus.PublishAll publishes several Envelopes and names the ones it did not send in a
+// *PartialPublishError.
 //
-// Middleware has the shape of net/http middleware (func(Handler) Handler) and sees the
-// raw Message and its disposition: Recovery (installed first by default), AccessLog and
-// Tracing, which continues in the consumer the W3C trace context the publishing bus put
-// in the message header, through the telemetry package's propagator.
+// A Subscription is one contract consumed by one group: Event.Subscription builds the
+// typed one, a literal around a Handler a raw one. Middleware is handed the Subscription
+// it wraps and its next Handler, and sees the raw Message and its disposition. Handlers
+// run inside Recovery (installed outermost by default), then the bus's chain
+// (WithMiddleware, Bus.Use), then the subscription's Chain. Shipped: Recovery, AccessLog
+// and Tracing, which continues in the consumer the W3C trace context the publishing bus put
+// in the message metadata, through the telemetry package's propagator.
 //
 // # Transports
 //

@@ -15,12 +15,26 @@ type Event[T any] struct {
 	validate func(*T) error
 	fill     func(*T)
 	strict   bool
+	// encode is encodeWith for a payload passed as any, built once per descriptor so an
+	// Envelope can carry it without an allocation per message.
+	encode func(Codec, any) ([]byte, error)
 }
 
 // NewEvent describes the event with wire identity contract and payload type T. validate
 // checks a decoded payload; nil means the payload type has nothing to check.
 func NewEvent[T any](contract string, validate func(*T) error) Event[T] {
-	return Event[T]{contract: contract, validate: validate, fill: fillOne[T]}
+	return withEncode(Event[T]{contract: contract, validate: validate, fill: fillOne[T]})
+}
+
+// withEncode sets e.encode.
+func withEncode[T any](e Event[T]) Event[T] {
+	e.encode = func(c Codec, payload any) ([]byte, error) {
+		if p, ok := payload.(*T); ok {
+			return e.encodeWith(c, p)
+		}
+		return encodeAny(c, e.contract, payload) // the caller swapped the envelope's payload
+	}
+	return e
 }
 
 // NewEventSlice describes an event whose payload is an array of E (`payload E[]`):
@@ -37,7 +51,7 @@ func NewEventSlice[E any](contract string, validate func(*E) error) Event[[]E] {
 			return nil
 		}
 	}
-	return e
+	return withEncode(e)
 }
 
 // Contract is the event's wire identity (its subject).
@@ -102,7 +116,7 @@ func (e Event[T]) encodeWith(codec Codec, payload *T) ([]byte, error) {
 }
 
 func (e Event[T]) fail(err error) error {
-	return &PayloadError{Contract: e.contract, Err: err}
+	return &PayloadError{Event: e.contract, Err: err}
 }
 
 // typeError rewrites a JSON type mismatch as `<json path>: expected <type>, got <type>`,
@@ -140,10 +154,10 @@ var (
 
 // PayloadError is a payload that could not be decoded, validated or encoded.
 type PayloadError struct {
-	Contract string
-	Err      error
+	Event string // the contract
+	Err   error
 }
 
-func (e *PayloadError) Error() string { return "events: " + e.Contract + ": " + e.Err.Error() }
+func (e *PayloadError) Error() string { return "events: " + e.Event + ": " + e.Err.Error() }
 
 func (e *PayloadError) Unwrap() error { return e.Err }

@@ -76,7 +76,7 @@ func TestDecodeRefusesBadJSON(t *testing.T) {
 			t.Errorf("Decode(%q) error = %v, want it to mention %q", in, err, want)
 		}
 		var pe *events.PayloadError
-		if !errors.As(err, &pe) || pe.Contract != "shop.Placed" {
+		if !errors.As(err, &pe) || pe.Event != "shop.Placed" {
 			t.Errorf("Decode(%q) error %v is not a *PayloadError of shop.Placed", in, err)
 		}
 	}
@@ -173,7 +173,7 @@ func assertPayloadError(t *testing.T, err error, contract, text string) {
 	if !errors.As(err, &pe) {
 		t.Fatalf("error %v is not a *PayloadError", err)
 	}
-	if pe.Contract != contract || err.Error() != text {
-		t.Fatalf("error = %q (contract %q), want %q", err.Error(), pe.Contract, text)
+	if pe.Event != contract || err.Error() != text {
+		t.Fatalf("error = %q (contract %q), want %q", err.Error(), pe.Event, text)
 	}
 }

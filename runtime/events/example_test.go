@@ -28,7 +28,7 @@ var OrderPlaced = events.NewEvent[Placed]("shop.OrderPlaced", (*Placed).Validate
 // A service publishes an event from its logic and consumes it in a group.
 func Example() {
 	ctx := context.Background()
-	bus := events.New(events.NewInProcess())
+	bus := events.New(events.WithTransport(events.NewInProcess()))
 	defer bus.Close(ctx)
 
 	done := make(chan struct{})
@@ -49,9 +49,11 @@ func onPlaced(context.Context, *Placed) error { return nil }
 
 // The plan says what will be consumed where, before anything starts.
 func ExampleBus_Plan() {
-	bus := events.New(events.NewInProcess(), events.WithGroup("billing", events.GroupSettings{MaxAttempts: 3}))
+	bus := events.New(events.WithTransport(events.NewInProcess()), events.WithGroup("billing", events.GroupSettings{MaxAttempts: 3}))
 	_ = OrderPlaced.Subscribe(bus, "billing", onPlaced)
-	_ = OrderPlaced.Subscribe(bus, "analytics", onPlaced, events.Named("analytics.Count"))
+	analytics := OrderPlaced.Subscription(bus, "analytics", onPlaced)
+	analytics.Consumer = "analytics.Count"
+	_ = bus.Register(analytics)
 	fmt.Print(bus.Plan())
 	// Output:
 	// events over inprocess
@@ -65,7 +67,7 @@ func ExampleBus_Plan() {
 // after 10ms, the second acknowledges.
 func ExampleRetryAfter() {
 	ctx := context.Background()
-	bus := events.New(events.NewInProcess())
+	bus := events.New(events.WithTransport(events.NewInProcess()))
 	defer bus.Close(ctx)
 	done := make(chan struct{})
 	attempts := 0
@@ -84,21 +86,21 @@ func ExampleRetryAfter() {
 	// Output: billed on attempt 2
 }
 
-// A batch publishes what it can and names the messages that failed.
-func ExampleBatch() {
+// PublishAll publishes what it can and names the messages it did not send.
+func ExampleBus_PublishAll() {
 	ctx := context.Background()
-	bus := events.New(events.NewInProcess())
+	bus := events.New(events.WithTransport(events.NewInProcess()))
 	defer bus.Close(ctx)
-	batch := bus.Batch()
-	OrderPlaced.Add(batch, &Placed{OrderID: "a", Total: 1})
-	OrderPlaced.Add(batch, &Placed{OrderID: "b", Total: -1}) // fails validation: never sent
-	OrderPlaced.Add(batch, &Placed{OrderID: "c", Total: 3})
-	err := batch.Publish(ctx)
-	var be *events.BatchError
-	if errors.As(err, &be) {
-		fmt.Println("failed:", be.Indices())
+	err := bus.PublishAll(ctx, []events.Envelope{
+		OrderPlaced.Envelope(&Placed{OrderID: "a", Total: 1}),
+		OrderPlaced.Envelope(&Placed{OrderID: "b", Total: -1}), // fails validation: never sent
+		{Event: OrderPlaced.Contract(), Payload: &Placed{OrderID: "c", Total: 3}, Key: "c"},
+	})
+	var pe *events.PartialPublishError
+	if errors.As(err, &pe) {
+		fmt.Println("unsent:", pe.Unsent)
 	}
-	// Output: failed: [1]
+	// Output: unsent: [1]
 }
 
 // Decoding ignores members the payload type does not declare (a newer producer), unless
@@ -118,7 +120,7 @@ func ExampleEvent_Strict() {
 func ExampleWithDeadLetter() {
 	ctx := context.Background()
 	dead := make(chan error, 1)
-	bus := events.New(events.NewInProcess(), events.WithDeadLetter(func(_ context.Context, g events.Group, m *events.Message, reason error) {
+	bus := events.New(events.WithTransport(events.NewInProcess()), events.WithDeadLetter(func(_ context.Context, g events.Group, m *events.Message, reason error) {
 		dead <- reason
 	}))
 	defer bus.Close(ctx)
@@ -126,7 +128,8 @@ func ExampleWithDeadLetter() {
 		panic("never called")
 	})
 	_ = bus.Start(ctx)
-	_ = bus.Publish(ctx, &events.Message{Contract: OrderPlaced.Contract(), Payload: []byte(`{"orderId":"x","total":-7}`)})
+	// A raw payload is published as it is: the consumer's validation refuses it.
+	_ = bus.Publish(ctx, OrderPlaced.Contract(), events.Raw(`{"orderId":"x","total":-7}`))
 	fmt.Println(<-dead)
 	// Output: events: shop.OrderPlaced: total: below minimum 0
 }

@@ -27,7 +27,7 @@ func (d *settledDelivery) Nak(context.Context, time.Duration) error {
 }
 
 func placedDelivery(key string) *settledDelivery {
-	return &settledDelivery{m: events.Message{Contract: OrderPlaced.Contract(), Key: key, Attempt: 1,
+	return &settledDelivery{m: events.Message{Event: OrderPlaced.Contract(), Key: key, Attempt: 1,
 		Payload: []byte(`{"orderId":"o-1","total":42}`)}}
 }
 
@@ -35,7 +35,7 @@ func placedDelivery(key string) *settledDelivery {
 func startOnSink(t *testing.T, opts []events.Option, fn func(context.Context, *Placed) error) events.Sink {
 	t.Helper()
 	tr := &sinkTransport{}
-	bus := events.New(tr, opts...)
+	bus := events.New(append([]events.Option{events.WithTransport(tr)}, opts...)...)
 	t.Cleanup(func() { _ = bus.Close(context.Background()) })
 	if err := OrderPlaced.Subscribe(bus, "g", fn); err != nil {
 		t.Fatal(err)
@@ -51,9 +51,9 @@ func startOnSink(t *testing.T, opts []events.Option, fn func(context.Context, *P
 // subscription: decoding under the race detector can take longer than inlineBelow.)
 func TestFastHandlerRunsOnTheTransportGoroutine(t *testing.T) {
 	tr := &sinkTransport{}
-	bus := events.New(tr)
+	bus := events.New(events.WithTransport(tr))
 	t.Cleanup(func() { _ = bus.Close(context.Background()) })
-	if err := bus.Register(events.NewSubscription(OrderPlaced.Contract(), "g", func(context.Context, *events.Message) error { return nil })); err != nil {
+	if err := bus.Register(events.Subscription{Event: OrderPlaced.Contract(), Group: "g", Handle: func(context.Context, *events.Message) error { return nil }}); err != nil {
 		t.Fatal(err)
 	}
 	if err := bus.Start(context.Background()); err != nil {

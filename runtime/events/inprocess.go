@@ -35,6 +35,9 @@ func (t *InProcess) Connect() *InProcess { return &InProcess{broker: t.broker} }
 // Name is "inprocess".
 func (t *InProcess) Name() string { return "inprocess" }
 
+// AdapterOptions is empty: the in-process transport reads no adapter option.
+func (t *InProcess) AdapterOptions() []string { return nil }
+
 // Close closes this connection (the broker lives on for its other connections).
 func (t *InProcess) Close() error {
 	if t.closed.Swap(true) {
@@ -46,10 +49,10 @@ func (t *InProcess) Close() error {
 // Publish queues a copy of each message for every group consuming its contract.
 func (t *InProcess) Publish(ctx context.Context, msgs []*Message) error {
 	if t.closed.Load() {
-		return BatchErrorOf(slices.Repeat([]error{ErrClosed}, len(msgs)))
+		return PartialPublishErrorOf(slices.Repeat([]error{ErrClosed}, len(msgs)))
 	}
 	if err := ctx.Err(); err != nil {
-		return BatchErrorOf(slices.Repeat([]error{err}, len(msgs)))
+		return PartialPublishErrorOf(slices.Repeat([]error{err}, len(msgs)))
 	}
 	for _, m := range msgs {
 		t.broker.publish(m)
@@ -111,13 +114,14 @@ type memGroup struct {
 
 func (g *memGroup) offer(m *Message) {
 	g.mu.Lock()
-	ok := g.contracts[m.Contract]
+	ok := g.contracts[m.Event]
 	g.mu.Unlock()
 	if !ok {
 		return
 	}
 	cp := *m
-	cp.Header = maps.Clone(m.Header)
+	cp.Metadata = maps.Clone(m.Metadata)
+	cp.AdapterOptions = nil // publishing-side settings
 	g.push(&memDelivery{group: g, msg: cp}, false)
 }
 

@@ -15,36 +15,25 @@ import (
 	"github.com/kitdev/kit/runtime/telemetry"
 )
 
-// Info describes the consumer a message is handled by; middleware reads it with
-// InfoFromContext.
-type Info struct {
-	Group     Group
-	Consumer  string
-	Transport string
+type transportKey struct{}
+
+// transportOf is the name of the transport the message of ctx came through (Tracing
+// reports it); the runner puts it in each subscription's context once.
+func transportOf(ctx context.Context) string {
+	name, _ := ctx.Value(transportKey{}).(string)
+	return name
 }
 
-type infoKey struct{}
-
-// InfoFromContext returns the consumer handling the message of ctx.
-func InfoFromContext(ctx context.Context) (Info, bool) {
-	info, ok := ctx.Value(infoKey{}).(Info)
-	return info, ok
-}
-
-func withInfo(ctx context.Context, info Info) context.Context {
-	return context.WithValue(ctx, infoKey{}, info)
-}
-
-// Recovery turns a handler panic into a *PanicError (retried like any error, so the
-// delivery cap ends a panic that repeats). The bus installs it first unless built
-// WithoutRecovery.
+// Recovery turns a panic in the chain inside it or the handler into a *PanicError
+// (retried like any error, so the delivery cap ends a panic that repeats). The bus
+// installs it outermost unless built WithoutRecovery.
 func Recovery() Middleware { return recovery }
 
-func recovery(next Handler) Handler {
+func recovery(sub Subscription, next Handler) Handler {
 	return func(ctx context.Context, m *Message) (err error) {
 		defer func() {
 			if v := recover(); v != nil {
-				err = &PanicError{Value: v, Stack: debug.Stack()}
+				err = &PanicError{Event: sub.Event, Consumer: sub.Consumer, Group: sub.Group, Value: v, Stack: debug.Stack()}
 			}
 		}()
 		return next(ctx, m)
@@ -55,7 +44,7 @@ func isRecovery(m Middleware) bool {
 	return reflect.ValueOf(m).Pointer() == reflect.ValueOf(Middleware(recovery)).Pointer()
 }
 
-// AccessLog writes one line per handled message: contract, group, consumer, message id,
+// AccessLog writes one line per handled message: event, group, consumer, dedup id,
 // key, attempt, disposition, duration, error, and trace_id and span_id when the handler
 // runs in a span (put AccessLog inside Tracing to log the consumer span, which continues
 // the publisher's trace). Info level; warn for a retry, error for a dead-letter. A nil
@@ -64,7 +53,7 @@ func AccessLog(l *slog.Logger) Middleware {
 	if l == nil {
 		l = slog.New(slog.DiscardHandler)
 	}
-	return func(next Handler) Handler {
+	return func(sub Subscription, next Handler) Handler {
 		return func(ctx context.Context, m *Message) error {
 			start := time.Now()
 			err := next(ctx, m)
@@ -79,10 +68,9 @@ func AccessLog(l *slog.Logger) Middleware {
 			if !l.Enabled(ctx, level) {
 				return err
 			}
-			info, _ := InfoFromContext(ctx)
 			attrs := []slog.Attr{
-				slog.String("contract", m.Contract), slog.String("group", string(info.Group)),
-				slog.String("consumer", info.Consumer), slog.String("id", m.ID), slog.Int("attempt", m.Attempt),
+				slog.String("event", m.Event), slog.String("group", string(sub.Group)),
+				slog.String("consumer", sub.Consumer), slog.String("dedup_id", m.DedupID), slog.Int("attempt", m.Attempt),
 				slog.String("disposition", disposition.String()), slog.Duration("duration", time.Since(start)),
 			}
 			if m.Key != "" {
@@ -109,17 +97,16 @@ const tracerName = "github.com/kitdev/kit/runtime/events"
 // installs it).
 func Tracing() Middleware {
 	tracer := otel.Tracer(tracerName)
-	return func(next Handler) Handler {
+	return func(sub Subscription, next Handler) Handler {
 		return func(ctx context.Context, m *Message) error {
-			info, _ := InfoFromContext(ctx)
-			ctx = telemetry.ExtractHeaders(ctx, m.Header)
-			ctx, span := tracer.Start(ctx, "process "+m.Contract, trace.WithSpanKind(trace.SpanKindConsumer),
+			ctx = telemetry.ExtractHeaders(ctx, m.Metadata)
+			ctx, span := tracer.Start(ctx, "process "+m.Event, trace.WithSpanKind(trace.SpanKindConsumer),
 				trace.WithAttributes(
-					attribute.String("messaging.system", info.Transport),
+					attribute.String("messaging.system", transportOf(ctx)),
 					attribute.String("messaging.operation.type", "process"),
-					attribute.String("messaging.destination.name", m.Contract),
-					attribute.String("messaging.consumer.group.name", string(info.Group)),
-					attribute.String("messaging.message.id", m.ID),
+					attribute.String("messaging.destination.name", m.Event),
+					attribute.String("messaging.consumer.group.name", string(sub.Group)),
+					attribute.String("messaging.message.id", m.DedupID),
 					attribute.Int("messaging.message.delivery_count", m.Attempt),
 				))
 			defer span.End()

@@ -31,7 +31,7 @@ type PlanGroup struct {
 
 // PlanConsumer is one subscription of a group.
 type PlanConsumer struct {
-	Contract string `json:"contract"`
+	Event    string `json:"event"`
 	Consumer string `json:"consumer"`
 }
 
@@ -39,7 +39,7 @@ type PlanConsumer struct {
 func (g PlanGroup) Contracts() []string {
 	out := make([]string, len(g.Consumers))
 	for i, c := range g.Consumers {
-		out[i] = c.Contract
+		out[i] = c.Event
 	}
 	return out
 }
@@ -56,14 +56,16 @@ func (b *Bus) plan() Plan {
 	for _, s := range b.subs {
 		byGroup[s.Group] = append(byGroup[s.Group], s)
 	}
-	p := Plan{Transport: b.transport.Name(), Groups: []PlanGroup{}}
+	p := Plan{Transport: b.transportName(), Groups: []PlanGroup{}}
 	for group, subs := range byGroup {
-		slices.SortFunc(subs, func(a, b Subscription) int { return cmp.Compare(a.Contract, b.Contract) })
+		slices.SortFunc(subs, func(a, b Subscription) int {
+			return cmp.Or(cmp.Compare(a.Event, b.Event), cmp.Compare(a.Consumer, b.Consumer))
+		})
 		s := b.settings[group].withDefaults()
 		g := PlanGroup{Group: group, MaxInFlight: s.MaxInFlight, AckWait: s.AckWait, MaxAttempts: s.MaxAttempts,
 			StartAt: s.StartAt.String(), settings: s, subs: subs}
 		for _, sub := range subs {
-			g.Consumers = append(g.Consumers, PlanConsumer{Contract: sub.Contract, Consumer: sub.Name})
+			g.Consumers = append(g.Consumers, PlanConsumer{Event: sub.Event, Consumer: sub.Consumer})
 		}
 		p.Groups = append(p.Groups, g)
 	}
@@ -83,7 +85,7 @@ func (p Plan) String() string {
 		fmt.Fprintf(&sb, "group %s (maxInFlight=%d ackWait=%s maxAttempts=%d start=%s)\n",
 			g.Group, g.MaxInFlight, g.AckWait, g.MaxAttempts, g.StartAt)
 		for _, c := range g.Consumers {
-			fmt.Fprintf(&sb, "  %s -> %s\n", c.Contract, c.Consumer)
+			fmt.Fprintf(&sb, "  %s -> %s\n", c.Event, c.Consumer)
 		}
 	}
 	return sb.String()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -78,20 +79,29 @@ func (b *Bus) newRunner(g PlanGroup) *runner {
 	}
 	r.handlerCtx, r.cancel = context.WithCancel(context.Background())
 	r.average.Store(int64(startAverage))
+	// Every handler's context names the transport (see Tracing): built once, not per message.
+	ctx := context.WithValue(r.handlerCtx, transportKey{}, b.transport.Name())
 	for _, sub := range g.subs {
-		h := sub.bind(b.codec)
-		chain := append(append([]Middleware{}, b.chain...), sub.Middleware...)
-		for i := len(chain) - 1; i >= 0; i-- {
-			h = chain[i](h)
-		}
-		info := Info{Group: g.Group, Consumer: sub.Name, Transport: b.transport.Name()}
-		r.handlers[sub.Contract] = bound{h: h, ctx: withInfo(r.handlerCtx, info)}
+		r.handlers[sub.Event] = bound{h: wrap(sub, b.chain), ctx: ctx}
 	}
 	return r
 }
 
+// wrap is sub's handler inside the bus's chain (Recovery first unless dropped), then the
+// subscription's own Chain: recover, bus chain, Subscription.Chain, handler.
+func wrap(sub Subscription, busChain Chain) Handler {
+	chain := slices.Concat(busChain, sub.Chain)
+	h := sub.Handle
+	for i := len(chain) - 1; i >= 0; i-- {
+		if chain[i] != nil {
+			h = chain[i](sub, h)
+		}
+	}
+	return h
+}
+
 // bound is a subscription's handler, chain included, with the context it runs in (the
-// runner's, carrying the subscription's Info: built once, not per message).
+// runner's, naming the transport).
 type bound struct {
 	h   Handler
 	ctx context.Context
@@ -221,12 +231,12 @@ func (r *runner) run(d Delivery) {
 		return
 	}
 	m := d.Message()
-	b, ok := r.handlers[m.Contract]
+	b, ok := r.handlers[m.Event]
 	var err error
 	if ok {
 		err = b.h(b.ctx, m)
 	} else {
-		err = DeadLetter(fmt.Errorf("group %q does not consume %q", r.group, m.Contract))
+		err = DeadLetter(fmt.Errorf("group %q does not consume %q", r.group, m.Event))
 	}
 	r.settle(d, m, err)
 }

@@ -9,63 +9,45 @@ import (
 )
 
 // Handler handles one consumed message. Its error is the message's disposition (see
-// DispositionOf). Typed handlers, built by Event.Subscribe, decode and validate the
+// DispositionOf). Typed handlers, built by Event.Subscription, decode and validate the
 // payload first.
 type Handler func(ctx context.Context, m *Message) error
 
-// Middleware wraps a Handler, the shape of net/http middleware: it runs code around next
-// and may change the returned error (and so the disposition).
-type Middleware func(next Handler) Handler
+// Middleware wraps the Handler of one subscription: it is handed the Subscription it wraps
+// (so one chain can read the contract, consumer and group it runs for), runs code around
+// next and may change the returned error (and so the disposition).
+type Middleware func(sub Subscription, next Handler) Handler
+
+// Chain is middleware in order, the first outermost. Nil entries are skipped.
+type Chain []Middleware
 
 // Subscription is one contract consumed by one group with one handler. Build it with
-// Event.Subscription (typed) or NewSubscription (raw messages), then Bus.Register it.
+// Event.Subscription (typed) or as a literal around a raw Handler (bridges, archivers,
+// dead-letter readers: no decoding or validation), then Bus.Register it.
 type Subscription struct {
-	Contract string
-	Group    Group
-	// Name labels the consumer in the plan and logs (default: the handler function's name).
-	Name string
-	// Middleware wraps this subscription's handler, inside the bus's chain (Bus.Use).
-	Middleware []Middleware
-
-	// bind builds the handler for a bus's codec.
-	bind func(codec Codec) Handler
+	// Event is the contract consumed.
+	Event string
+	// Consumer names the handler in the plan and logs (Register defaults it to the
+	// handler function's name).
+	Consumer string
+	// Group is the consumer group; there is no default (Register refuses an empty one).
+	Group Group
+	// Chain wraps this subscription's handler, inside the bus's chain (WithMiddleware,
+	// Bus.Use).
+	Chain Chain
+	// Handle handles each message.
+	Handle Handler
 }
 
-// SubscribeOption sets an option of one subscription.
-type SubscribeOption func(*Subscription)
-
-// Named sets the consumer's name shown in the plan and logs.
-func Named(name string) SubscribeOption { return func(s *Subscription) { s.Name = name } }
-
-// WithMiddleware adds middleware to this subscription only (after the bus's chain).
-func WithMiddleware(mws ...Middleware) SubscribeOption {
-	return func(s *Subscription) { s.Middleware = append(s.Middleware, mws...) }
-}
-
-// NewSubscription consumes the raw messages of contract in group with h: no decoding or
-// validation (for bridges, archivers and dead-letter readers).
-func NewSubscription(contract string, group Group, h Handler, opts ...SubscribeOption) Subscription {
-	sub := Subscription{Contract: contract, Group: group, Name: funcName(h)}
-	sub.bind = func(Codec) Handler { return h }
-	return sub.with(opts)
-}
-
-func (s Subscription) with(opts []SubscribeOption) Subscription {
-	for _, o := range opts {
-		o(&s)
-	}
-	return s
-}
-
-// Subscription builds the typed subscription of this event for group: each message is
-// decoded with the bus's codec and validated before fn runs, and a payload that fails is
-// dead-lettered without reaching fn.
-func (e Event[T]) Subscription(group Group, fn func(ctx context.Context, payload *T) error, opts ...SubscribeOption) Subscription {
-	sub := Subscription{Contract: e.contract, Group: group, Name: funcName(fn)}
-	sub.bind = func(codec Codec) Handler {
-		want := codec.ContentType()
-		return func(ctx context.Context, m *Message) error {
-			if got := contentType(m); got != want {
+// Subscription builds the typed subscription of this event for group on bus: each message
+// is decoded with the bus's codec and validated before fn runs, and a payload that fails
+// is dead-lettered without reaching fn. Set Consumer or Chain on it, then Register it.
+func (e Event[T]) Subscription(bus *Bus, group Group, fn func(ctx context.Context, payload *T) error) Subscription {
+	codec := bus.codec
+	want := codec.Name()
+	return Subscription{Event: e.contract, Consumer: funcName(fn), Group: group,
+		Handle: func(ctx context.Context, m *Message) error {
+			if got := codecOf(m); got != want {
 				return e.fail(codecMismatch(got, want))
 			}
 			payload, err := e.decodeWith(codec, m.Payload)
@@ -73,63 +55,57 @@ func (e Event[T]) Subscription(group Group, fn func(ctx context.Context, payload
 				return err
 			}
 			return fn(ctx, payload)
-		}
-	}
-	return sub.with(opts)
+		}}
 }
 
 // Subscribe registers fn as group's handler of this event on bus (see Subscription).
-func (e Event[T]) Subscribe(bus *Bus, group Group, fn func(ctx context.Context, payload *T) error, opts ...SubscribeOption) error {
-	return bus.Register(e.Subscription(group, fn, opts...))
+func (e Event[T]) Subscribe(bus *Bus, group Group, fn func(ctx context.Context, payload *T) error) error {
+	return bus.Register(e.Subscription(bus, group, fn))
 }
 
-// Publish encodes and validates payload and publishes it on bus. A payload that fails
+// Publish validates and encodes payload and publishes it on bus. A payload that fails
 // validation is not published (*PayloadError).
 func (e Event[T]) Publish(ctx context.Context, bus *Bus, payload *T, opts ...PublishOption) error {
 	data, err := e.encodeWith(bus.codec, payload)
 	if err != nil {
 		return err
 	}
-	return bus.Publish(ctx, e.message(&Message{}, data, opts))
+	return bus.publishOne(ctx, e.contract, data, opts)
 }
 
-// Add encodes payload into batch b; an encoding or validation failure is reported by
-// b.Publish at this message's index.
-func (e Event[T]) Add(b *Batch, payload *T, opts ...PublishOption) {
-	data, err := e.encodeWith(b.bus.codec, payload)
-	if err != nil {
-		b.add(nil, err)
-		return
-	}
-	b.add(e.message(b.next(), data, opts), nil)
-}
-
-// message fills m with the encoded payload and the publish options.
-func (e Event[T]) message(m *Message, data []byte, opts []PublishOption) *Message {
-	*m = Message{Contract: e.contract, Payload: data}
+// Envelope is payload as one message of a Bus.PublishAll: validated (every element of an
+// array payload) and encoded as Publish does, at publish time.
+func (e Event[T]) Envelope(payload *T, opts ...PublishOption) Envelope {
+	env := Envelope{Event: e.contract, Payload: payload, encode: e.encode}
 	for _, o := range opts {
-		o(m)
+		o(&env)
 	}
-	return m
+	return env
 }
 
-// contentType is the message's content type; no header means JSON.
-func contentType(m *Message) string {
-	if ct := m.Header.Get(HeaderContentType); ct != "" {
-		return ct
+// codecOf is the name of the codec that encoded m; no stamp means JSON.
+func codecOf(m *Message) string {
+	if c := m.Metadata.Get(MetaCodec); c != "" {
+		return c
 	}
-	return jsonContentType
+	return jsonCodec
 }
 
-// RegisterError is a subscription the bus refused.
+// RegisterError is a subscription the bus refused; errors.Is reaches the reason
+// (ErrNoGroup, ErrStarted, ErrClosed).
 type RegisterError struct {
-	Contract string
+	Event    string
+	Consumer string
 	Group    Group
 	Err      error
 }
 
 func (e *RegisterError) Error() string {
-	return fmt.Sprintf("events: register %q in group %q: %v", e.Contract, e.Group, e.Err)
+	consumer := ""
+	if e.Consumer != "" {
+		consumer = " (" + e.Consumer + ")"
+	}
+	return fmt.Sprintf("events: register %q%s in group %q: %v", e.Event, consumer, e.Group, e.Err)
 }
 
 func (e *RegisterError) Unwrap() error { return e.Err }

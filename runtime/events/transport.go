@@ -16,8 +16,8 @@ import (
 // Thread-safety: every method may be called from any goroutine, concurrently.
 //
 // Publishing: Publish returns once the broker has accepted every message (stored it, for a
-// durable transport) or failed; a partial failure is a *BatchError naming the failed
-// indices, and the other messages are published.
+// durable transport) or failed; a partial failure is a *PartialPublishError naming the
+// unsent indices, and the other messages are published.
 //
 // Consuming: Subscribe creates (or joins) the group's consumer, which carries every contract
 // in spec.Contracts, and hands each message to sink. One group is subscribed once per
@@ -80,55 +80,50 @@ var ErrStarted = errors.New("events: bus already started")
 // ErrStopping is returned by a Sink while the bus stops: hand the delivery back.
 var ErrStopping = errors.New("events: stopping")
 
-// BatchError is a publish of several messages of which some failed. Failed holds the index
-// (in the published slice) and error of each failed message, in index order.
-type BatchError struct {
-	Failed []FailedMessage
+// ErrNoTransport is returned by Start, Publish and PublishAll of a bus built without
+// WithTransport.
+var ErrNoTransport = errors.New("events: no transport (build the bus WithTransport)")
+
+// AdapterOptionReader is a transport that reads publish options set with
+// WithAdapterOption under its Name. The bus refuses a message carrying an option under
+// that name that the transport does not list (a typo would otherwise be ignored); options
+// under other names are left alone. A transport that does not implement it is not checked.
+type AdapterOptionReader interface {
+	AdapterOptions() []string
 }
 
-// FailedMessage is one message of a batch that was not published.
-type FailedMessage struct {
-	Index int
-	Err   error
+// PartialPublishError is a publish of several messages of which some were not sent.
+// Unsent holds their indices (in the published slice), ascending, and Errs[i] says why
+// Unsent[i] was not sent; the other messages were published, so retrying exactly the
+// unsent ones sends nothing twice.
+type PartialPublishError struct {
+	Unsent []int
+	Errs   []error
 }
 
-func (e *BatchError) Error() string {
-	parts := make([]string, 0, len(e.Failed))
-	for _, f := range e.Failed {
-		parts = append(parts, fmt.Sprintf("[%d]: %v", f.Index, f.Err))
+func (e *PartialPublishError) Error() string {
+	parts := make([]string, 0, len(e.Unsent))
+	for i, idx := range e.Unsent {
+		parts = append(parts, fmt.Sprintf("[%d]: %v", idx, e.Errs[i]))
 	}
-	return fmt.Sprintf("events: %d message(s) not published: %s", len(e.Failed), strings.Join(parts, "; "))
+	return fmt.Sprintf("events: %d message(s) not published: %s", len(e.Unsent), strings.Join(parts, "; "))
 }
 
 // Unwrap returns every failure, so errors.Is(err, ErrClosed) sees through a batch.
-func (e *BatchError) Unwrap() []error {
-	errs := make([]error, len(e.Failed))
-	for i, f := range e.Failed {
-		errs[i] = f.Err
-	}
-	return errs
-}
+func (e *PartialPublishError) Unwrap() []error { return e.Errs }
 
-// Indices returns the indices of the failed messages.
-func (e *BatchError) Indices() []int {
-	out := make([]int, len(e.Failed))
-	for i, f := range e.Failed {
-		out[i] = f.Index
-	}
-	return out
-}
-
-// BatchErrorOf collects the non-nil errors of a per-message result slice into a
-// *BatchError (nil when every message was published). Transports use it.
-func BatchErrorOf(errs []error) error {
-	var be BatchError
+// PartialPublishErrorOf collects the non-nil errors of a per-message result slice into a
+// *PartialPublishError (nil when every message was published). Transports use it.
+func PartialPublishErrorOf(errs []error) error {
+	var pe PartialPublishError
 	for i, err := range errs {
 		if err != nil {
-			be.Failed = append(be.Failed, FailedMessage{Index: i, Err: err})
+			pe.Unsent = append(pe.Unsent, i)
+			pe.Errs = append(pe.Errs, err)
 		}
 	}
-	if len(be.Failed) == 0 {
+	if len(pe.Unsent) == 0 {
 		return nil
 	}
-	return &be
+	return &pe
 }

@@ -89,7 +89,7 @@ def test_on_nats_jetstream(showcase_built: Built, nats_url: str, tmp_path: Path)
         got = place_and_wait_billed(svc)
         assert got["billed"].count(got["id"]) == 1
         line = svc.wait_log(mark, lambda line: line.get("msg") == "event" and line.get("group") == "billing")
-        assert line["contract"] == "shop.orders.placed" and line["disposition"] == "ack"
+        assert line["event"] == "shop.orders.placed" and line["disposition"] == "ack"
         assert "events over nats" in svc.log.read_text()  # the plan, printed before start
         # One trace from the HTTP request that published to the group that consumed.
         http = svc.wait_log(mark, lambda line: line.get("msg") == "http request" and line.get("method") == "POST")
@@ -106,7 +106,7 @@ def test_on_kafka(showcase_built: Built, kafka_brokers: str, tmp_path: Path) -> 
         got = place_and_wait_billed(svc)
         assert got["billed"].count(got["id"]) == 1
         line = svc.wait_log(mark, lambda line: line.get("msg") == "event" and line.get("group") == "billing")
-        assert line["contract"] == "shop.orders.placed" and line["key"] == got["id"]
+        assert line["event"] == "shop.orders.placed" and line["key"] == got["id"]
         assert "events over kafka" in svc.log.read_text()
     finally:
         svc.stop()

@@ -25,11 +25,12 @@ func (s *suite) roundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.start(t, b)
-	pub := s.bus(t)
+	pub := s.bus(t, events.WithPublishDefaults(events.WithHeader("x-tenant", "acme"), events.WithKey("default")))
 	items := []Item{{Seq: 1, Key: "a", Note: "first"}, {Seq: 2, Key: "a"}, {Seq: 3}}
 	s.publish(t, pub, ev, items, func(it Item) []events.PublishOption {
-		return []events.PublishOption{events.WithKey(it.Key), events.WithMessageID(fmt.Sprintf("id-%d", it.Seq)),
-			events.WithHeader("x-tenant", "acme"), events.WithHeader("kit-forged", "x")}
+		return []events.PublishOption{events.WithKey(it.Key), events.WithDedupID(fmt.Sprintf("id-%d", it.Seq)),
+			events.WithHeader("kit-forged", "x"), events.WithHeader("KIT-Forged", "x"),
+			events.WithHeader(events.MetaCodec, "forged")}
 	})
 	s.eventually(t, "3 deliveries", func() bool { return rec.len() >= 3 })
 	time.Sleep(100 * time.Millisecond)
@@ -40,14 +41,14 @@ func (s *suite) roundTrip(t *testing.T) {
 	defer rec.mu.Unlock()
 	for i, m := range rec.msgs {
 		it := rec.items[i]
-		if m.Contract != ev.Contract() || m.ID != fmt.Sprintf("id-%d", it.Seq) || m.Key != it.Key || m.Attempt != 1 {
-			t.Errorf("message %d: contract %q id %q key %q attempt %d", i, m.Contract, m.ID, m.Key, m.Attempt)
+		if m.Event != ev.Contract() || m.DedupID != fmt.Sprintf("id-%d", it.Seq) || m.Key != it.Key || m.Attempt != 1 {
+			t.Errorf("message %d: event %q dedup id %q key %q attempt %d", i, m.Event, m.DedupID, m.Key, m.Attempt)
 		}
-		if m.Header.Get("x-tenant") != "acme" || m.Header.Get("kit-forged") != "" {
-			t.Errorf("message %d headers %v", i, m.Header)
+		if m.Metadata.Get("x-tenant") != "acme" || m.Metadata.Get("kit-forged") != "" || m.Metadata.Get("KIT-Forged") != "" {
+			t.Errorf("message %d metadata %v", i, m.Metadata)
 		}
-		if ct := m.Header.Get(events.HeaderContentType); ct != "" {
-			t.Errorf("message %d carries content type %q: JSON needs none", i, ct)
+		if c := m.Metadata.Get(events.MetaCodec); c != "" {
+			t.Errorf("message %d carries codec %q: JSON needs no stamp", i, c)
 		}
 		if it.Seq == 1 && it.Note != "first" {
 			t.Errorf("payload %+v", it)
@@ -55,7 +56,7 @@ func (s *suite) roundTrip(t *testing.T) {
 	}
 }
 
-func (s *suite) batch(t *testing.T) {
+func (s *suite) publishAll(t *testing.T) {
 	ev, g := s.event(t), group("batch")
 	var rec recorder
 	b := s.bus(t, events.WithGroup(g, all))
@@ -63,20 +64,33 @@ func (s *suite) batch(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.start(t, b)
-	batch := b.Batch()
-	for _, seq := range []int{1, -1, 2, 3} { // -1 fails validation: never sent
-		ev.Add(batch, &Item{Seq: seq})
+	envs := []events.Envelope{
+		ev.Envelope(&Item{Seq: 1}, events.WithKey("a")),
+		ev.Envelope(&Item{Seq: -1}), // fails validation: never sent
+		{Event: ev.Contract(), Payload: &Item{Seq: 2}},
+		{Event: ev.Contract(), Payload: &Item{Seq: -2}}, // validated through its Validate method
+		{Event: ev.Contract(), Payload: &Item{Seq: 3}, AdapterOptions: map[string]map[string]any{"other": {"x": 1}}},
 	}
-	err := batch.Publish(context.Background())
-	var be *events.BatchError
-	if !errors.As(err, &be) || len(be.Indices()) != 1 || be.Indices()[0] != 1 {
-		t.Fatalf("batch error = %v, want index 1 failed", err)
+	err := b.PublishAll(context.Background(), envs)
+	var pe *events.PartialPublishError
+	if !errors.As(err, &pe) || len(pe.Unsent) != 2 || pe.Unsent[0] != 1 || pe.Unsent[1] != 3 {
+		t.Fatalf("PublishAll = %v, want indices 1 and 3 unsent", err)
 	}
-	var pe *events.PayloadError
-	if !errors.As(be.Failed[0].Err, &pe) {
-		t.Fatalf("failure %v is not a payload error", be.Failed[0].Err)
+	for _, err := range pe.Errs {
+		var payloadErr *events.PayloadError
+		if !errors.As(err, &payloadErr) {
+			t.Fatalf("failure %v is not a payload error", err)
+		}
 	}
 	s.eventually(t, "3 deliveries", func() bool { return rec.len() >= 3 })
+	time.Sleep(100 * time.Millisecond)
+	got := map[int]bool{}
+	for _, it := range rec.snapshot() {
+		got[it.Seq] = true
+	}
+	if len(got) != 3 || !got[1] || !got[2] || !got[3] {
+		t.Errorf("delivered %v, want seqs 1, 2 and 3", got)
+	}
 }
 
 func (s *suite) shareAndFanOut(t *testing.T) {
@@ -264,12 +278,12 @@ func (s *suite) invalidPayload(t *testing.T) {
 	pub := s.bus(t)
 	ctx := context.Background()
 	for _, payload := range []string{`{"seq":-5}`, `{"seq":`, `{"seq":"x"}`} {
-		if err := pub.Publish(ctx, &events.Message{Contract: ev.Contract(), Payload: []byte(payload)}); err != nil {
+		if err := pub.Publish(ctx, ev.Contract(), events.Raw(payload)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// A producer a version ahead adds a member: tolerant decoding reads it.
-	if err := pub.Publish(ctx, &events.Message{Contract: ev.Contract(), Payload: []byte(`{"seq":9,"addedLater":true}`)}); err != nil {
+	if err := pub.Publish(ctx, ev.Contract(), events.Raw(`{"seq":9,"addedLater":true}`)); err != nil {
 		t.Fatal(err)
 	}
 	s.eventually(t, "3 dead-letters and 1 delivery", func() bool {
@@ -286,7 +300,7 @@ func (s *suite) invalidPayload(t *testing.T) {
 	}
 	for _, err := range dead {
 		var pe *events.PayloadError
-		if !errors.As(err, &pe) || pe.Contract != ev.Contract() {
+		if !errors.As(err, &pe) || pe.Event != ev.Contract() {
 			t.Errorf("dead-letter reason %v is not a payload error of the contract", err)
 		}
 	}
@@ -301,7 +315,7 @@ func (s *suite) gracefulStop(t *testing.T) {
 	handled := map[int]int{}
 	settings := events.GroupSettings{StartAt: events.StartAll, MaxInFlight: 4}
 	member := func() *events.Bus {
-		b := events.New(s.connect(t), events.WithGroup(g, settings))
+		b := events.New(events.WithTransport(s.connect(t)), events.WithGroup(g, settings))
 		if err := ev.Subscribe(b, g, func(_ context.Context, it *Item) error {
 			time.Sleep(3 * time.Millisecond)
 			mu.Lock()
@@ -359,7 +373,7 @@ func (s *suite) gracefulStop(t *testing.T) {
 func (s *suite) stopWithRetryPending(t *testing.T) {
 	ev, g := s.event(t), group("pending")
 	called := make(chan struct{}, 1)
-	b := events.New(s.connect(t), events.WithGroup(g, all))
+	b := events.New(events.WithTransport(s.connect(t)), events.WithGroup(g, all))
 	if err := ev.Subscribe(b, g, func(context.Context, *Item) error {
 		select {
 		case called <- struct{}{}:
@@ -391,7 +405,7 @@ func (s *suite) closed(t *testing.T) {
 	if err := tr.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
-	err := tr.Publish(context.Background(), []*events.Message{{Contract: ev.Contract(), Payload: []byte(`{"seq":1}`)}})
+	err := tr.Publish(context.Background(), []*events.Message{{Event: ev.Contract(), Payload: []byte(`{"seq":1}`)}})
 	if !errors.Is(err, events.ErrClosed) {
 		t.Errorf("transport Publish after Close = %v, want ErrClosed", err)
 	}
@@ -400,7 +414,7 @@ func (s *suite) closed(t *testing.T) {
 	if !errors.Is(err, events.ErrClosed) {
 		t.Errorf("transport Subscribe after Close = %v, want ErrClosed", err)
 	}
-	b := events.New(s.connect(t))
+	b := events.New(events.WithTransport(s.connect(t)))
 	if err := b.Close(context.Background()); err != nil {
 		t.Fatalf("bus Close: %v", err)
 	}

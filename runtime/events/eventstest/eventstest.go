@@ -77,7 +77,7 @@ func Run(t *testing.T, f Features, connect Connect) {
 		run  func(*testing.T)
 	}{
 		{"RoundTrip", s.roundTrip},
-		{"BatchReportsFailures", s.batch},
+		{"PublishAllReportsUnsent", s.publishAll},
 		{"GroupsShareAndFanOut", s.shareAndFanOut},
 		{"OrderPerKey", s.orderPerKey},
 		{"RetryBackoff", s.retryBackoff},
@@ -118,7 +118,7 @@ func group(name string) events.Group {
 
 // bus opens a connection and builds a bus over it, closed at the end of the test.
 func (s *suite) bus(t *testing.T, opts ...events.Option) *events.Bus {
-	b := events.New(s.connect(t), opts...)
+	b := events.New(append([]events.Option{events.WithTransport(s.connect(t))}, opts...)...)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -221,7 +221,7 @@ func messageOf(ctx context.Context) *events.Message {
 type msgKey struct{}
 
 // keepMessage is middleware that puts the raw message in the context for typed handlers.
-func keepMessage(next events.Handler) events.Handler {
+func keepMessage(_ events.Subscription, next events.Handler) events.Handler {
 	return func(ctx context.Context, m *events.Message) error {
 		return next(context.WithValue(ctx, msgKey{}, m), m)
 	}

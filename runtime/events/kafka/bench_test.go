@@ -55,7 +55,7 @@ func fill(b *testing.B, topic string, n int) {
 	for i := 0; i < n; i += 1000 {
 		var msgs []*events.Message
 		for j := i; j < min(i+1000, n); j++ {
-			msgs = append(msgs, &events.Message{Contract: topic, Key: strconv.Itoa(j), Payload: benchValue(j)})
+			msgs = append(msgs, &events.Message{Event: topic, Key: strconv.Itoa(j), Payload: benchValue(j)})
 		}
 		if err := tr.Publish(context.Background(), msgs); err != nil {
 			b.Fatal(err)
@@ -126,7 +126,7 @@ func BenchmarkClassicConsumeBus(b *testing.B) {
 		b.Fatal(err)
 	}
 	group := events.Group("g-" + topic)
-	bus := events.New(tr, events.WithGroup(group, events.GroupSettings{StartAt: events.StartAll}))
+	bus := events.New(events.WithTransport(tr), events.WithGroup(group, events.GroupSettings{StartAt: events.StartAll}))
 	defer bus.Close(context.Background())
 	ev := events.NewEvent[benchPayload](topic, nil)
 	if err := ev.Subscribe(bus, group, func(context.Context, *benchPayload) error { c.handled(); return nil }); err != nil {
@@ -183,14 +183,15 @@ func BenchmarkPublishBus(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	bus := events.New(tr)
+	bus := events.New(events.WithTransport(tr))
 	defer bus.Close(context.Background())
 	ev := events.NewEvent[benchPayload](topic, nil)
+	envs := make([]events.Envelope, 0, 100)
 	publishBench(b, func(items []benchPayload) error {
-		bt := bus.Batch()
+		envs = envs[:0]
 		for i := range items {
-			ev.Add(bt, &items[i], events.WithKey(strconv.Itoa(items[i].Seq)))
+			envs = append(envs, ev.Envelope(&items[i], events.WithKey(strconv.Itoa(items[i].Seq))))
 		}
-		return bt.Publish(context.Background())
+		return bus.PublishAll(context.Background(), envs)
 	})
 }

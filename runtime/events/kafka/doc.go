@@ -4,7 +4,7 @@
 //
 // Every contract is a topic. A message's ordering key is the record key, so the default
 // partitioner puts one key on one partition and the bus handles a key's messages in order;
-// its id travels in the header kit-id. WithTopicCreation creates missing topics.
+// its dedup id (WithDedupID) travels in the header kit-id. WithTopicCreation creates missing topics.
 //
 // A consumed message's Key and Payload share the record's memory (no copy), and a
 // published record's key and header values share the message's strings: neither is

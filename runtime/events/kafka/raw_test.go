@@ -21,30 +21,37 @@ func TestRecordFromAndKeyMapping(t *testing.T) {
 	t.Parallel()
 	contract := "raw.recordfrom." + strings.ReplaceAll(time.Now().Format("150405.000000"), ".", "")
 	got := make(chan *events.Message, 1)
-	b := events.New(connect(t), events.WithGroup("raw-"+events.Group(contract), events.GroupSettings{StartAt: events.StartAll}))
+	b := events.New(events.WithTransport(connect(t)), events.WithGroup("raw-"+events.Group(contract), events.GroupSettings{StartAt: events.StartAll}))
 	t.Cleanup(func() { _ = b.Close(context.Background()) })
-	sub := events.NewSubscription(contract, "raw-"+events.Group(contract), func(_ context.Context, m *events.Message) error {
+	sub := events.Subscription{Event: contract, Group: "raw-" + events.Group(contract), Handle: func(_ context.Context, m *events.Message) error {
 		got <- m
 		return nil
-	})
+	}}
 	if err := b.Register(sub); err != nil {
 		t.Fatal(err)
 	}
 	if err := b.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	m := &events.Message{Contract: contract, Key: "order-7", ID: "id-7", Payload: []byte(`{}`)}
-	if err := b.Publish(context.Background(), m); err != nil {
+	stamp := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	if err := b.Publish(context.Background(), contract, events.Raw(`{}`), events.WithKey("order-7"), events.WithDedupID("id-7"),
+		events.WithAdapterOption("kafka", kafka.OptionTimestamp, stamp)); err != nil {
 		t.Fatal(err)
+	}
+	if err := b.Publish(context.Background(), contract, events.Raw(`{}`), events.WithAdapterOption("kafka", "partition", 1)); !errors.Is(err, events.ErrUnknownAdapterOption) {
+		t.Errorf("an option the transport does not read: %v", err)
+	}
+	if err := b.Publish(context.Background(), contract, events.Raw(`{}`), events.WithAdapterOption("kafka", kafka.OptionTimestamp, "today")); err == nil {
+		t.Error("a timestamp that is not a time.Time was published")
 	}
 	select {
 	case m := <-got:
 		r, ok := kafka.RecordFrom(m)
-		if !ok || r.Topic != contract || string(r.Key) != "order-7" || r.Offset < 0 {
+		if !ok || r.Topic != contract || string(r.Key) != "order-7" || r.Offset < 0 || !r.Timestamp.Equal(stamp) {
 			t.Fatalf("RecordFrom = %+v, %v", r, ok)
 		}
-		if m.ID != "id-7" || m.Key != "order-7" {
-			t.Errorf("message id %q key %q", m.ID, m.Key)
+		if m.DedupID != "id-7" || m.Key != "order-7" {
+			t.Errorf("message dedup id %q key %q", m.DedupID, m.Key)
 		}
 	case <-time.After(40 * time.Second):
 		t.Fatal("no delivery")
@@ -68,7 +75,7 @@ func TestTLSAndSASLOptionsReachTheClient(t *testing.T) {
 	} {
 		tr := connect(t, opt, quick)
 		ctx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
-		err := tr.Publish(ctx, []*events.Message{{Contract: "raw.options", Payload: []byte(`{}`)}})
+		err := tr.Publish(ctx, []*events.Message{{Event: "raw.options", Payload: []byte(`{}`)}})
 		cancel()
 		_ = tr.Close()
 		if err == nil {

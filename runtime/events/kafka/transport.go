@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -28,6 +29,9 @@ type Transport struct {
 	opts     options
 	closed   atomic.Bool
 	created  sync.Map // topic -> struct{}: topics known to exist
+	// autoCreate: the producer asks the broker to create a missing topic
+	// (kgo.AllowAutoTopicCreation among the client options).
+	autoCreate bool
 }
 
 type options struct {
@@ -89,6 +93,7 @@ func New(seeds []string, opts ...Option) (*Transport, error) {
 		return nil, err
 	}
 	t.producer = producer
+	t.autoCreate, _ = producer.OptValue(kgo.AllowAutoTopicCreation).(bool)
 	return t, nil
 }
 
@@ -117,33 +122,101 @@ func (t *Transport) Close() error {
 // Publish produces one record per message and waits for every acknowledgement.
 func (t *Transport) Publish(ctx context.Context, msgs []*events.Message) error {
 	if t.closed.Load() {
-		return events.BatchErrorOf(slices.Repeat([]error{ErrClosed}, len(msgs)))
+		return events.PartialPublishErrorOf(slices.Repeat([]error{ErrClosed}, len(msgs)))
 	}
 	topics := make([]string, 0, 1)
 	for _, m := range msgs {
-		if !slices.Contains(topics, m.Contract) {
-			topics = append(topics, m.Contract)
+		if !slices.Contains(topics, m.Event) {
+			topics = append(topics, m.Event)
 		}
 	}
 	if err := t.ensureTopics(ctx, topics); err != nil {
-		return events.BatchErrorOf(slices.Repeat([]error{err}, len(msgs)))
+		return events.PartialPublishErrorOf(slices.Repeat([]error{err}, len(msgs)))
 	}
 	// The batch's records in one allocation, not one per message.
 	slab := make([]kgo.Record, len(msgs))
 	records := make([]*kgo.Record, len(msgs))
-	for i, m := range msgs {
-		fillRecord(&slab[i], m)
-		records[i] = &slab[i]
-	}
-	results := t.producer.ProduceSync(ctx, records...)
 	errs := make([]error, len(msgs))
-	for i, r := range results {
+	bad := false
+	for i, m := range msgs {
+		errs[i] = fillRecord(&slab[i], m)
+		records[i] = &slab[i]
+		bad = bad || errs[i] != nil
+	}
+	if bad {
+		return events.PartialPublishErrorOf(errs) // nothing produced: the batch is refused whole
+	}
+	t.produce(ctx, records, errs)
+	if slices.ContainsFunc(errs, isUnknownTopic) {
+		t.retryNewTopics(ctx, msgs, slab, records, errs)
+	}
+	return events.PartialPublishErrorOf(errs)
+}
+
+// produce produces records and sets errs[i] to the result of records[i].
+func (t *Transport) produce(ctx context.Context, records []*kgo.Record, errs []error) {
+	for i, r := range t.producer.ProduceSync(ctx, records...) {
 		errs[i] = r.Err
 		if errors.Is(r.Err, kgo.ErrClientClosed) {
 			errs[i] = ErrClosed
 		}
 	}
-	return events.BatchErrorOf(errs)
+}
+
+func isUnknownTopic(err error) bool { return errors.Is(err, kerr.UnknownTopicOrPartition) }
+
+// newTopicWait bounds the retries of a publish whose context has no deadline.
+const newTopicWait = 30 * time.Second
+
+// retryNewTopics produces again, until ctx's deadline (or newTopicWait), the records that
+// failed with UNKNOWN_TOPIC_OR_PARTITION on a topic that is on its way: one the transport
+// created (or found) or the broker is asked to create. A topic just created is unknown to
+// a broker until the controller's metadata reaches it, and franz-go gives up on a topic
+// after a few metadata refreshes (kgo.UnknownTopicRetries); under load the first publish
+// after Start could fail that way. Such a record never reached a partition, so producing
+// it again publishes it once. Other topics keep the error: nobody is creating them.
+func (t *Transport) retryNewTopics(ctx context.Context, msgs []*events.Message, slab []kgo.Record, records []*kgo.Record, errs []error) {
+	ctx, cancel := context.WithTimeout(ctx, newTopicWait) // the earlier of the two deadlines
+	defer cancel()
+	delay := 50 * time.Millisecond
+	for {
+		var idx []int
+		for i, err := range errs {
+			if isUnknownTopic(err) && t.onItsWay(msgs[i].Event) {
+				idx = append(idx, i)
+			}
+		}
+		if len(idx) == 0 {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return // the records keep UNKNOWN_TOPIC_OR_PARTITION
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, time.Second)
+		retry := make([]*kgo.Record, len(idx))
+		for j, i := range idx {
+			slab[i] = kgo.Record{}            // a produced record carries the last attempt's state
+			_ = fillRecord(&slab[i], msgs[i]) // it was filled once without an error
+			retry[j] = records[i]
+		}
+		sub := make([]error, len(idx))
+		t.produce(ctx, retry, sub)
+		for j, i := range idx {
+			errs[i] = sub[j]
+		}
+	}
+}
+
+// onItsWay reports whether topic is expected to exist soon: the transport created it (or
+// found it), or the broker creates missing topics for this producer.
+func (t *Transport) onItsWay(topic string) bool {
+	if t.autoCreate {
+		return true
+	}
+	_, ok := t.created.Load(topic)
+	return ok
 }
 
 // ensureTopics creates the missing topics among names (WithTopicCreation only).
@@ -207,19 +280,35 @@ func (t *Transport) Subscribe(ctx context.Context, spec events.ConsumerSpec, sin
 
 const headerID = "kit-id"
 
-// fillRecord sets r (zero) to the record of m.
-func fillRecord(r *kgo.Record, m *events.Message) {
-	r.Topic, r.Key, r.Value = m.Contract, bytesOf(m.Key), m.Payload
-	if len(m.Header) == 0 && m.ID == "" {
-		return
+// OptionTimestamp is the adapter option (a time.Time) that sets a published record's
+// timestamp: events.WithAdapterOption("kafka", kafka.OptionTimestamp, t). Without it the
+// client stamps the time of the produce.
+const OptionTimestamp = "timestamp"
+
+// AdapterOptions lists the adapter options the transport reads: OptionTimestamp.
+func (t *Transport) AdapterOptions() []string { return []string{OptionTimestamp} }
+
+// fillRecord sets r (zero) to the record of m; a wrong-typed adapter option is an error.
+func fillRecord(r *kgo.Record, m *events.Message) error {
+	r.Topic, r.Key, r.Value = m.Event, bytesOf(m.Key), m.Payload
+	if v, ok := m.AdapterOption("kafka", OptionTimestamp); ok {
+		ts, ok := v.(time.Time)
+		if !ok {
+			return fmt.Errorf("events/kafka: adapter option %q is a %T, want a time.Time", OptionTimestamp, v)
+		}
+		r.Timestamp = ts
 	}
-	r.Headers = make([]kgo.RecordHeader, 0, len(m.Header)+1)
-	for k, v := range m.Header {
+	if len(m.Metadata) == 0 && m.DedupID == "" {
+		return nil
+	}
+	r.Headers = make([]kgo.RecordHeader, 0, len(m.Metadata)+1)
+	for k, v := range m.Metadata {
 		r.Headers = append(r.Headers, kgo.RecordHeader{Key: k, Value: bytesOf(v)})
 	}
-	if m.ID != "" {
-		r.Headers = append(r.Headers, kgo.RecordHeader{Key: headerID, Value: bytesOf(m.ID)})
+	if m.DedupID != "" {
+		r.Headers = append(r.Headers, kgo.RecordHeader{Key: headerID, Value: bytesOf(m.DedupID)})
 	}
+	return nil
 }
 
 func fromRecord(r *kgo.Record, attempt int) *events.Message {
@@ -230,16 +319,16 @@ func fromRecord(r *kgo.Record, attempt int) *events.Message {
 
 // fillFromRecord sets m from a record (into a Message a delivery embeds).
 func fillFromRecord(m *events.Message, r *kgo.Record, attempt int) {
-	*m = events.Message{Contract: r.Topic, Key: stringOf(r.Key), Payload: r.Value, Attempt: attempt, Raw: r}
+	*m = events.Message{Event: r.Topic, Key: stringOf(r.Key), Payload: r.Value, Attempt: attempt, Raw: r}
 	for _, h := range r.Headers {
 		if h.Key == headerID {
-			m.ID = string(h.Value)
+			m.DedupID = string(h.Value)
 			continue
 		}
-		if m.Header == nil { // most records carry none: no map for them
-			m.Header = make(events.Header, len(r.Headers))
+		if m.Metadata == nil { // most records carry none: no map for them
+			m.Metadata = make(events.Metadata, len(r.Headers))
 		}
-		m.Header[h.Key] = string(h.Value)
+		m.Metadata[h.Key] = string(h.Value)
 	}
 }
 

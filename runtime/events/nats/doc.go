@@ -17,7 +17,7 @@
 //
 // Retries are negative acknowledgements with the backoff delay (NakWithDelay); the bus
 // dead-letters a message on its MaxAttempts-th delivery and terminates it (Term), so the
-// server never delivers it again. A message published with events.WithMessageID carries
+// server never delivers it again. A message published with events.WithDedupID carries
 // Nats-Msg-Id and is de-duplicated inside the stream's duplicate window; the ordering key
 // travels in the header kit-key.
 //

@@ -20,26 +20,25 @@ func TestMsgFromAndDeduplication(t *testing.T) {
 	stream := kitnats.WithStream(cfg)
 	contract := prefix + ".msgfrom"
 	got := make(chan *events.Message, 4)
-	b := events.New(connect(t, stream), events.WithGroup("raw", events.GroupSettings{StartAt: events.StartAll}))
+	b := events.New(events.WithTransport(connect(t, stream)), events.WithGroup("raw", events.GroupSettings{StartAt: events.StartAll}))
 	t.Cleanup(func() { _ = b.Close(context.Background()) })
-	if err := b.Register(events.NewSubscription(contract, "raw", func(_ context.Context, m *events.Message) error {
+	if err := b.Register(events.Subscription{Event: contract, Group: "raw", Handle: func(_ context.Context, m *events.Message) error {
 		got <- m
 		return nil
-	})); err != nil {
+	}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := b.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	for range 2 { // the second is a duplicate inside the stream's window
-		m := &events.Message{Contract: contract, Key: "k", ID: "same-id", Payload: []byte(`{}`)}
-		if err := b.Publish(context.Background(), m); err != nil {
+		if err := b.Publish(context.Background(), contract, events.Raw(`{}`), events.WithKey("k"), events.WithDedupID("same-id")); err != nil {
 			t.Fatal(err)
 		}
 	}
 	m := <-got
 	msg, ok := kitnats.MsgFrom(m)
-	if !ok || msg.Subject() != contract || msg.Headers().Get("Nats-Msg-Id") != "same-id" || m.Key != "k" || m.ID != "same-id" {
+	if !ok || msg.Subject() != contract || msg.Headers().Get("Nats-Msg-Id") != "same-id" || m.Key != "k" || m.DedupID != "same-id" {
 		t.Fatalf("MsgFrom = %v, %v; message %+v", msg, ok, m)
 	}
 	select {
@@ -59,10 +58,10 @@ func TestGroupIsOneDurableConsumerWithItsSettings(t *testing.T) {
 	a, b := prefix+".a."+suffix, prefix+".b."+suffix
 	settings := events.GroupSettings{AckWait: 7 * time.Second, MaxAttempts: 4, StartAt: events.StartAll}
 	for range 2 {
-		bus := events.New(connect(t, kitnats.WithStream(cfg)), events.WithGroup(group, settings))
+		bus := events.New(events.WithTransport(connect(t, kitnats.WithStream(cfg))), events.WithGroup(group, settings))
 		t.Cleanup(func() { _ = bus.Close(context.Background()) })
 		for _, c := range []string{b, a} {
-			if err := bus.Register(events.NewSubscription(c, group, func(context.Context, *events.Message) error { return nil })); err != nil {
+			if err := bus.Register(events.Subscription{Event: c, Group: group, Handle: func(context.Context, *events.Message) error { return nil }}); err != nil {
 				t.Fatal(err)
 			}
 		}

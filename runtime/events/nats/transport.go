@@ -123,14 +123,14 @@ func (t *Transport) Close() error {
 // batch costs about one round trip; core publishes are flushed once.
 func (t *Transport) Publish(ctx context.Context, msgs []*events.Message) error {
 	if t.closed.Load() {
-		return events.BatchErrorOf(slices.Repeat([]error{events.ErrClosed}, len(msgs)))
+		return events.PartialPublishErrorOf(slices.Repeat([]error{events.ErrClosed}, len(msgs)))
 	}
 	if t.opts.core {
 		return t.publishCore(ctx, msgs)
 	}
 	if len(msgs) == 1 {
 		_, err := t.js.PublishMsg(ctx, toNATS(msgs[0]))
-		return events.BatchErrorOf([]error{err})
+		return events.PartialPublishErrorOf([]error{err})
 	}
 	errs := make([]error, len(msgs))
 	futures := make([]jetstream.PubAckFuture, len(msgs))
@@ -149,7 +149,7 @@ func (t *Transport) Publish(ctx context.Context, msgs []*events.Message) error {
 			errs[i] = ctx.Err()
 		}
 	}
-	return events.BatchErrorOf(errs)
+	return events.PartialPublishErrorOf(errs)
 }
 
 func (t *Transport) publishCore(ctx context.Context, msgs []*events.Message) error {
@@ -164,8 +164,11 @@ func (t *Transport) publishCore(ctx context.Context, msgs []*events.Message) err
 			}
 		}
 	}
-	return events.BatchErrorOf(errs)
+	return events.PartialPublishErrorOf(errs)
 }
+
+// AdapterOptions is empty: the NATS transport reads no adapter option.
+func (t *Transport) AdapterOptions() []string { return nil }
 
 // Subscribe creates or joins the group's consumer.
 func (t *Transport) Subscribe(ctx context.Context, spec events.ConsumerSpec, sink events.Sink) (events.Consumer, error) {
@@ -185,13 +188,13 @@ const (
 )
 
 func toNATS(m *events.Message) *natsgo.Msg {
-	msg := natsgo.NewMsg(m.Contract)
+	msg := natsgo.NewMsg(m.Event)
 	msg.Data = m.Payload
-	for k, v := range m.Header {
+	for k, v := range m.Metadata {
 		msg.Header.Set(k, v)
 	}
-	if m.ID != "" {
-		msg.Header.Set(headerMsgID, m.ID)
+	if m.DedupID != "" {
+		msg.Header.Set(headerMsgID, m.DedupID)
 	}
 	if m.Key != "" {
 		msg.Header.Set(headerKey, m.Key)
@@ -207,19 +210,19 @@ func fromNATS(subject string, h natsgo.Header, data []byte, attempt int) *events
 
 // fillFromNATS sets m from a NATS message's parts (into a Message a delivery embeds).
 func fillFromNATS(m *events.Message, subject string, h natsgo.Header, data []byte, attempt int) {
-	m.Contract, m.Payload, m.Attempt = subject, data, attempt
+	m.Event, m.Payload, m.Attempt = subject, data, attempt
 	for k, vs := range h {
 		switch {
 		case k == headerMsgID:
-			m.ID = first(vs)
+			m.DedupID = first(vs)
 		case k == headerKey:
 			m.Key = first(vs)
 		case strings.HasPrefix(k, "Nats-"):
 		default:
-			if m.Header == nil { // most messages carry none: no map for them
-				m.Header = events.Header{}
+			if m.Metadata == nil { // most messages carry none: no map for them
+				m.Metadata = events.Metadata{}
 			}
-			m.Header[k] = first(vs)
+			m.Metadata[k] = first(vs)
 		}
 	}
 }

@@ -25,9 +25,9 @@ func startEvents(ctx context.Context, cfg *config.Config, svcCtx *svccontext.Ser
 		return nil, err
 	}
 	logger := log.Slog()
-	bus := events.New(transport, events.WithLogger(logger),
+	bus := events.New(events.WithTransport(transport), events.WithLogger(logger),
+		events.WithMiddleware(events.Tracing(), events.AccessLog(logger)),
 		events.WithGroup(consumers.Billing, events.GroupSettings{StartAt: events.StartAll}))
-	bus.Use(events.Tracing(), events.AccessLog(logger))
 	svcCtx.Bus, svcCtx.Billed = bus, &svccontext.Ledger{}
 	if err := consumers.Register(bus, svcCtx); err != nil {
 		return nil, err

@@ -17,8 +17,10 @@ const Billing events.Group = "billing"
 
 // Register subscribes the service's groups on bus.
 func Register(bus *events.Bus, svcCtx *svccontext.ServiceContext) error {
-	return shopevents.OrderPlaced.Subscribe(bus, Billing, func(_ context.Context, o *types.Order) error {
+	sub := shopevents.OrderPlaced.Subscription(bus, Billing, func(_ context.Context, o *types.Order) error {
 		svcCtx.Billed.Add(o.ID)
 		return nil
-	}, events.Named("billing.OrderPlaced"))
+	})
+	sub.Consumer = "billing.OrderPlaced"
+	return bus.Register(sub)
 }

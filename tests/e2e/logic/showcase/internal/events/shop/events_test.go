@@ -59,7 +59,7 @@ func TestDecodeAppliesDefaultsAtEveryDepth(t *testing.T) {
 func TestDecodeValidates(t *testing.T) {
 	_, err := shop.OrderPlaced.Decode(order(strings.Replace(line, `"qty":1`, `"qty":0`, 1)))
 	var pe *events.PayloadError
-	if !errors.As(err, &pe) || pe.Contract != "shop.orders.placed" {
+	if !errors.As(err, &pe) || pe.Event != "shop.orders.placed" {
 		t.Fatalf("error %v is not a payload error of the contract", err)
 	}
 	if !strings.HasSuffix(err.Error(), "lines[0]: qty: below minimum 1") {
