@@ -96,7 +96,8 @@ func TestEveryRowOfTheStatusTable(t *testing.T) {
 			if info == nil || info.GetDomain() != "showcase.inventory.v1.Inventory" || info.GetReason() == "" {
 				t.Errorf("HTTP %d: ErrorInfo %v", st, info)
 			}
-			if st == 404 && (info.GetReason() != "MISSING" || s.Message() != "fail: Not found") {
+			// the logic wrapped the design error ("fail: %w"): the message is the design error's own
+			if st == 404 && (info.GetReason() != "MISSING" || s.Message() != "Not found") {
 				t.Errorf("404: reason %q message %q", info.GetReason(), s.Message())
 			}
 			if st == 418 && info.GetReason() != "STATUS_"+strconv.Itoa(st) {
