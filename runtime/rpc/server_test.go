@@ -73,6 +73,63 @@ func TestHealthServingAtBootThenNotServingWhileStopDrains(t *testing.T) {
 	}
 }
 
+// A health watch is never ended by its client (grpc-go's client-side health
+// checking and Envoy keep one open per connection): Stop must end it once it
+// has sent NOT_SERVING instead of waiting for it until the budget runs out.
+func TestStopEndsOpenHealthWatchesWellWithinTheBudget(t *testing.T) {
+	h := newHarness(t)
+	health := healthpb.NewHealthClient(h.conn)
+	type watchEnd struct {
+		statuses []healthpb.HealthCheckResponse_ServingStatus
+		err      error
+	}
+	ends := make(map[string]chan watchEnd)
+	for _, svc := range []string{"", echoService, "not.Registered"} {
+		watch, err := health.Watch(context.Background(), &healthpb.HealthCheckRequest{Service: svc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := watch.Recv(); err != nil {
+			t.Fatalf("Watch(%q): first status: %v", svc, err)
+		}
+		end := make(chan watchEnd, 1)
+		ends[svc] = end
+		go func() {
+			var got watchEnd
+			for {
+				resp, err := watch.Recv()
+				if err != nil {
+					got.err = err
+					end <- got
+					return
+				}
+				got.statuses = append(got.statuses, resp.GetStatus())
+			}
+		}()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	start := time.Now()
+	if err := h.srv.Stop(ctx); err != nil {
+		t.Fatalf("Stop = %v, want nil: the open watches held the drain", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Fatalf("Stop took %v with open health watches", d)
+	}
+	for svc, end := range ends {
+		got := <-end
+		if svc != "not.Registered" && (len(got.statuses) != 1 || got.statuses[0] != healthpb.HealthCheckResponse_NOT_SERVING) {
+			t.Errorf("Watch(%q) saw %v after Stop began, want [NOT_SERVING]", svc, got.statuses)
+		}
+		if code := status.Code(got.err); code != codes.Unavailable {
+			t.Errorf("Watch(%q) ended with %v, want Unavailable", svc, got.err)
+		}
+	}
+	if err := <-h.done; err != nil {
+		t.Fatalf("Serve returned %v after Stop", err)
+	}
+}
+
 func TestStopCutsOffCallsPastTheBudget(t *testing.T) {
 	h := newHarness(t)
 	inflight := make(chan error, 1)
