@@ -485,3 +485,44 @@ func TestAccessLineFastPathMatchesSlog(t *testing.T) {
 		t.Fatalf("bytes differ:\n%s\n%s", rawFast, rawSlow)
 	}
 }
+
+// accessLogPanics is a logger whose "grpc request" line panics: a panic
+// inside the access-log interceptor. Other lines go to the wrapped logger.
+type accessLogPanics struct{ log.Logger }
+
+func (l accessLogPanics) Info(msg string, args ...any) {
+	if msg == "grpc request" {
+		panic("access log exploded")
+	}
+	l.Logger.Info(msg, args...)
+}
+
+func (l accessLogPanics) With(args ...any) log.Logger { return accessLogPanics{l.Logger.With(args...)} }
+
+// Recovery is outermost (spec, gRPC endpoints: "recovery outermost; access
+// log; unary timeout"): a panic inside the access log itself, on a unary call
+// and on a stream, answers Internal and the server goes on serving.
+func TestAPanicInsideTheAccessLogIsRecovered(t *testing.T) {
+	logs := captureLogs(t)
+	h := newHarness(t, rpc.WithHandlerTimeout(time.Second))
+	plain := log.Default()
+	h.srv.SetLogger(accessLogPanics{plain})
+	if _, err := h.call(context.Background(), "ok:x"); status.Code(err) != codes.Internal {
+		t.Fatalf("unary call whose access line panicked: %v", err)
+	}
+	stream, err := h.conn.NewStream(context.Background(), &echoDesc.Streams[0], "/"+echoService+"/Chat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = stream.CloseSend()
+	if err := stream.RecvMsg(new(wrapperspb.StringValue)); status.Code(err) != codes.Internal {
+		t.Fatalf("stream whose access line panicked: %v", err)
+	}
+	if n := len(logs.withMsg(t, "panic recovered")); n != 2 {
+		t.Fatalf("%d panic lines, want 2", n)
+	}
+	h.srv.SetLogger(plain)
+	if out, err := h.call(context.Background(), "ok:alive"); err != nil || out != "alive" {
+		t.Fatalf("the server stopped serving: %q %v", out, err)
+	}
+}

@@ -5,13 +5,16 @@
 //
 // A request to a user route passes through, outermost first:
 //
-//	telemetry (WithTelemetry) → RequestID → AccessLog → Recovery → CORS →
-//	global middlewares (Use, in added order) → mux → per-route middlewares
-//	(Handle, outermost first) → handler
+//	Recovery → telemetry (WithTelemetry) → RequestID → AccessLog →
+//	Recovery → CORS → global middlewares (Use, in added order) → mux →
+//	per-route middlewares (Handle, outermost first) → handler
 //
 // RequestID and AccessLog are installed by default (WithoutDefaultMiddleware
-// drops them); Recovery is always the outermost middleware that runs user
-// code. Health probes and docs routes bypass everything but Recovery.
+// drops them). Recovery is outermost, so a panic anywhere answers 500; a
+// second one inside the observing layers keeps a panic of user code
+// observable: its log line carries the trace ids, the access log and the
+// span record the 500. Health probes and docs routes bypass everything but
+// Recovery.
 package server
 
 import (
@@ -261,13 +264,25 @@ func (s *Server) build() *pipeline {
 	if s.cors != nil {
 		user = s.cors(user)
 	}
+	// Recovery inside the observing layers: a panic of user code is logged
+	// with the trace ids of its span, and the access log and the telemetry
+	// record the 500 it answers.
 	user = Recovery(l)(user)
+	observed := false
 	if !s.opts.noDefaultMW {
 		user = AccessLog(l)(user)
 		user = RequestID()(user)
+		observed = true
 	}
 	if s.opts.telemetry != nil {
 		user = s.opts.telemetry(user)
+		observed = true
+	}
+	if observed {
+		// Recovery outermost (spec: recovery, then everything else): a panic
+		// inside the telemetry middleware, RequestID or AccessLog answers 500
+		// too, instead of net/http dropping the connection.
+		user = Recovery(l)(user)
 	}
 	p := &pipeline{user: user}
 	s.pipeline.Store(p)
