@@ -283,7 +283,9 @@ def start(built: Built, workdir: Path, config: str = TEST_CONFIG, env: dict[str,
         text=True,
         env={**os.environ, **(env or {})},
     )
-    config_go = (built.root / "config" / "config.go").read_text()
+    # config.go sits beside config.yaml, in the directory `output.config` names
+    candidates = [built.root / "config" / "config.go", *sorted(built.root.glob("*/config.go"))]
+    config_go = next(p for p in candidates if p.is_file()).read_text()
     wants = [s for s, key in (("http://", 'yaml:"server"'), ("grpc://", 'yaml:"grpc"')) if key in config_go]
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
