@@ -177,6 +177,13 @@ class Built:
     vet: str
 
 
+def shared_tmp(factory: Any) -> Path:
+    """The directory builds are shared in: the pytest base temp directory, or under xdist
+    (where every worker has its own) their parent, shared by the run."""
+    base: Path = factory.getbasetemp()
+    return base.parent if base.name.startswith("popen-gw") else base
+
+
 def build_once(example: str, shared_tmp: Path) -> Built:
     shared_tmp.mkdir(parents=True, exist_ok=True)
     root = shared_tmp / f"e2e-{example}"

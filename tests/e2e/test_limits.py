@@ -18,7 +18,18 @@ from pathlib import Path
 
 import pytest
 import yaml
-from e2e_harness import TEST_CONFIG, Built, Service, build_once, connect, go_available, multipart, request, start
+from e2e_harness import (
+    TEST_CONFIG,
+    Built,
+    Service,
+    build_once,
+    connect,
+    go_available,
+    multipart,
+    request,
+    shared_tmp,
+    start,
+)
 
 pytestmark = pytest.mark.skipif(not go_available(), reason="the Go toolchain is needed")
 
@@ -31,8 +42,7 @@ SHORT_WRITE = TEST_CONFIG.replace("  strictJSON: true\n", "  strictJSON: true\n 
 
 @pytest.fixture(scope="module")
 def limits_built(tmp_path_factory: pytest.TempPathFactory) -> Built:
-    base = tmp_path_factory.getbasetemp()
-    return build_once("limits", base.parent if base.name.startswith("popen-gw") else base)
+    return build_once("limits", shared_tmp(tmp_path_factory))
 
 
 @pytest.fixture(scope="module")
