@@ -526,3 +526,26 @@ func TestAPanicInsideTheAccessLogIsRecovered(t *testing.T) {
 		t.Fatalf("the server stopped serving: %q %v", out, err)
 	}
 }
+
+// A stream interceptor added with UseStream runs inside recovery too.
+func TestAPanicInsideAStreamInterceptorIsRecovered(t *testing.T) {
+	logs := captureLogs(t)
+	h := newHarness(t)
+	h.srv.UseStream(func(any, grpc.ServerStream, *grpc.StreamServerInfo, grpc.StreamHandler) error {
+		panic("stream interceptor exploded")
+	})
+	stream, err := h.conn.NewStream(context.Background(), &echoDesc.Streams[0], "/"+echoService+"/Chat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = stream.CloseSend()
+	if err := stream.RecvMsg(new(wrapperspb.StringValue)); status.Code(err) != codes.Internal {
+		t.Fatalf("stream whose interceptor panicked: %v", err)
+	}
+	if n := len(logs.withMsg(t, "panic recovered")); n != 1 {
+		t.Fatalf("%d panic lines, want 1", n)
+	}
+	if out, err := h.call(context.Background(), "ok:alive"); err != nil || out != "alive" {
+		t.Fatalf("the server stopped serving: %q %v", out, err)
+	}
+}
