@@ -46,9 +46,29 @@ def _method(ctx: Ctx, m: MethodInfo) -> None:
     if _route_syntax(ctx, m):
         _path_vars(ctx, m)
     _bindings(ctx, m)
+    _body_size(ctx, m)
     if m.full_route in HEALTH_PATHS:
         what = "liveness" if m.full_route == "/healthz" else "readiness"
         ctx.report("path/health-conflict", _route_span(m), route=m.full_route, method=_name(m), what=what)
+
+
+def _body_size(ctx: Ctx, m: MethodInfo) -> None:
+    """Without `@maxBodySize` the default cap is raised by what the files declare (the
+    generated route's `DeclaredFileSize`); a written `@maxBodySize` is taken as it is, so one
+    below the files' `@maxSize` refuses uploads the design allows."""
+    d = m.method.decorator("maxBodySize")
+    files = m.declared_file_bytes
+    if d is None or m.max_body_size is None or files <= m.max_body_size:
+        return
+    ctx.report("route/body-size-below-files", d.span, size=d.args[0].text, method=_name(m), files=_size_text(files))
+
+
+def _size_text(n: int) -> str:
+    """A byte count as a size literal (`8MB`), as a design writes it."""
+    for unit, scale in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if n % scale == 0:
+            return f"{n // scale}{unit}"
+    return f"{n}B"
 
 
 def _name(m: MethodInfo) -> str:

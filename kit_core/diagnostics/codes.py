@@ -256,6 +256,11 @@ register("binding/verb", E, "@{binding} on field {field} of a {verb} request - {
 register("binding/duplicate-wire-name", E, "fields {field} and {other} both bind {location} {wire}",
          "two request fields bound to one wire name")
 register("route/pattern", E, "route segment {segment} is invalid: {reason}", "a malformed route")
+register("route/body-size-below-files", W,
+         "@maxBodySize({size}) of {method} is below the {files} its files may take (their @maxSize): "
+         "uploads the design allows are refused with 413 - raise @maxBodySize above {files} plus the other "
+         "form parts",
+         "a method's @maxBodySize smaller than what its files' @maxSize declare")
 register("route/duplicate-path-var", E, "route variable {{{var}}} appears twice in {route}",
          "a route naming one variable twice")
 register("path/param-missing", E, "route variable {{{var}}} of {method}: {reason}",

@@ -124,6 +124,21 @@ class MethodInfo:
         return any(b.location is Location.FORM for b in self.request_fields)
 
     @property
+    def declared_file_bytes(self) -> int:
+        """The bytes the design lets the request's files take: each file's `@maxSize`, an
+        array of files counted `@maxItems` times (once without it); a file without
+        `@maxSize` declares nothing. A method without `@maxBodySize` has the default body
+        cap raised by it, so the default never refuses an upload the design allows."""
+        total = 0
+        for b in self.request_fields:
+            size = first_int(b.field.field.decorators, "maxSize")
+            if size is None:
+                continue
+            count = first_int(b.field.field.decorators, "maxItems") if b.field.shape.is_array else None
+            total += size * max(count or 1, 1)
+        return total
+
+    @property
     def has_response_body(self) -> bool:
         return any(b.location is Location.BODY for b in self.response_fields)
 

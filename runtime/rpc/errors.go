@@ -61,8 +61,10 @@ func CodeForHTTPStatus(httpStatus int) codes.Code {
 //
 //  1. nil stays nil;
 //  2. a status error, or an error wrapping one, passes unchanged;
-//  3. an error with an HTTPStatus() int method (every DSL-declared error)
-//     becomes the code of CodeForHTTPStatus with its message and, when it
+//  3. an error with an HTTPStatus() int method (every DSL-declared error,
+//     found with errors.As) becomes the code of CodeForHTTPStatus with that
+//     error's own message (not the text of an error wrapping it, which may
+//     carry internal context) and, when it
 //     has ErrCode() string, an ErrorInfo detail whose reason is that code
 //     and whose domain is the gRPC service of the call; it is not logged;
 //  4. context.Canceled and context.DeadlineExceeded (or errors wrapping
@@ -79,7 +81,7 @@ func Error(ctx context.Context, err error) error {
 	}
 	var hs httpStatuser
 	if errors.As(err, &hs) {
-		return typedStatus(ctx, err, hs)
+		return typedStatus(ctx, hs)
 	}
 	switch {
 	case errors.Is(err, context.Canceled):
@@ -93,10 +95,14 @@ func Error(ctx context.Context, err error) error {
 	return defaultUnknownError(ctx, err)
 }
 
-func typedStatus(ctx context.Context, err error, hs httpStatuser) error {
-	st := status.New(CodeForHTTPStatus(hs.HTTPStatus()), err.Error())
-	var ec errCoder
-	if !errors.As(err, &ec) {
+// typedStatus answers the typed error hs found in err with its own message,
+// as the HTTP side writes the found error's own body: the text of a wrapper
+// (fmt.Errorf("loading order 42: %w", ErrConflict)) is context for the
+// logs, not for the caller.
+func typedStatus(ctx context.Context, hs httpStatuser) error {
+	st := status.New(CodeForHTTPStatus(hs.HTTPStatus()), typedMessage(hs))
+	ec, ok := hs.(errCoder)
+	if !ok {
 		return st.Err()
 	}
 	info := &errdetails.ErrorInfo{Reason: ec.ErrCode(), Domain: ServiceOf(ctx)}
@@ -104,6 +110,15 @@ func typedStatus(ctx context.Context, err error, hs httpStatuser) error {
 		st = withInfo
 	}
 	return st.Err()
+}
+
+// typedMessage is the typed error's own text; errors.As only finds error
+// values, so hs is always one.
+func typedMessage(hs httpStatuser) string {
+	if e, ok := hs.(error); ok {
+		return e.Error()
+	}
+	return ""
 }
 
 // ServiceOf returns the full name of the gRPC service of the call carried

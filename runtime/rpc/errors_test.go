@@ -45,7 +45,9 @@ func TestTypedErrorsMapEveryRowWithErrorInfo(t *testing.T) {
 				if s.Code() != row.code {
 					t.Fatalf("HTTP %d: code %v, want %v", st, s.Code(), row.code)
 				}
-				if want := "context: typed " + strconv.Itoa(st); s.Message() != want {
+				// the logic wrapped the typed error ("context: %w"): the caller gets the
+				// typed error's own message, never the wrapper's internal context
+				if want := "typed " + strconv.Itoa(st); s.Message() != want {
 					t.Fatalf("message %q, want %q", s.Message(), want)
 				}
 				info := errorInfo(t, s)

@@ -62,7 +62,7 @@ func WithServerOptions(opts ...grpc.ServerOption) Option {
 // take it.
 type Server struct {
 	gs      *grpc.Server
-	health  *health.Server
+	health  *healthService
 	timeout time.Duration
 
 	logger atomic.Pointer[loggerBox]
@@ -87,7 +87,7 @@ func NewServer(opts ...Option) *Server {
 			opt(&o)
 		}
 	}
-	s := &Server{health: health.NewServer(), timeout: o.timeout}
+	s := &Server{health: newHealthService(), timeout: o.timeout}
 	s.unary.Store(&unaryChain{})
 	s.stream.Store(&streamChain{})
 	gopts := []grpc.ServerOption{
@@ -122,7 +122,7 @@ func (s *Server) RegisterService(desc *grpc.ServiceDesc, impl any) {
 func (s *Server) GRPC() *grpc.Server { return s.gs }
 
 // Health returns the health service, for custom status changes.
-func (s *Server) Health() *health.Server { return s.health }
+func (s *Server) Health() *health.Server { return s.health.Server }
 
 // Use appends unary interceptors; they run after the built-in recovery,
 // access log and timeout, in added order. Nil entries are skipped. Health
@@ -237,8 +237,9 @@ func (s *Server) Addr() string {
 	return s.ln.Addr().String()
 }
 
-// Stop sets every health status to NOT_SERVING, stops accepting calls and
-// waits for in-flight calls within ctx; when ctx ends first the remaining
+// Stop sets every health status to NOT_SERVING, ends the health watches
+// once they have sent it, stops accepting calls and waits for in-flight
+// calls within ctx; when ctx ends first the remaining
 // calls are cut off and ctx's error is returned. Stop is a no-op (nil) when
 // the server never served; a Serve after Stop returns nil at once.
 func (s *Server) Stop(ctx context.Context) error {
@@ -256,7 +257,7 @@ func (s *Server) Stop(ctx context.Context) error {
 		}
 		return nil
 	}
-	s.health.Shutdown()
+	s.health.shutdown()
 	done := make(chan struct{})
 	go func() {
 		s.gs.GracefulStop()

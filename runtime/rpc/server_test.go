@@ -73,6 +73,63 @@ func TestHealthServingAtBootThenNotServingWhileStopDrains(t *testing.T) {
 	}
 }
 
+// A health watch is never ended by its client (grpc-go's client-side health
+// checking and Envoy keep one open per connection): Stop must end it once it
+// has sent NOT_SERVING instead of waiting for it until the budget runs out.
+func TestStopEndsOpenHealthWatchesWellWithinTheBudget(t *testing.T) {
+	h := newHarness(t)
+	health := healthpb.NewHealthClient(h.conn)
+	type watchEnd struct {
+		statuses []healthpb.HealthCheckResponse_ServingStatus
+		err      error
+	}
+	ends := make(map[string]chan watchEnd)
+	for _, svc := range []string{"", echoService, "not.Registered"} {
+		watch, err := health.Watch(context.Background(), &healthpb.HealthCheckRequest{Service: svc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := watch.Recv(); err != nil {
+			t.Fatalf("Watch(%q): first status: %v", svc, err)
+		}
+		end := make(chan watchEnd, 1)
+		ends[svc] = end
+		go func() {
+			var got watchEnd
+			for {
+				resp, err := watch.Recv()
+				if err != nil {
+					got.err = err
+					end <- got
+					return
+				}
+				got.statuses = append(got.statuses, resp.GetStatus())
+			}
+		}()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	start := time.Now()
+	if err := h.srv.Stop(ctx); err != nil {
+		t.Fatalf("Stop = %v, want nil: the open watches held the drain", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Fatalf("Stop took %v with open health watches", d)
+	}
+	for svc, end := range ends {
+		got := <-end
+		if svc != "not.Registered" && (len(got.statuses) != 1 || got.statuses[0] != healthpb.HealthCheckResponse_NOT_SERVING) {
+			t.Errorf("Watch(%q) saw %v after Stop began, want [NOT_SERVING]", svc, got.statuses)
+		}
+		if code := status.Code(got.err); code != codes.Unavailable {
+			t.Errorf("Watch(%q) ended with %v, want Unavailable", svc, got.err)
+		}
+	}
+	if err := <-h.done; err != nil {
+		t.Fatalf("Serve returned %v after Stop", err)
+	}
+}
+
 func TestStopCutsOffCallsPastTheBudget(t *testing.T) {
 	h := newHarness(t)
 	inflight := make(chan error, 1)
@@ -426,5 +483,69 @@ func TestAccessLineFastPathMatchesSlog(t *testing.T) {
 	cut := func(s string) string { return strings.SplitN(s, `"duration_ms"`, 2)[0] }
 	if cut(rawFast) != cut(rawSlow) {
 		t.Fatalf("bytes differ:\n%s\n%s", rawFast, rawSlow)
+	}
+}
+
+// accessLogPanics is a logger whose "grpc request" line panics: a panic
+// inside the access-log interceptor. Other lines go to the wrapped logger.
+type accessLogPanics struct{ log.Logger }
+
+func (l accessLogPanics) Info(msg string, args ...any) {
+	if msg == "grpc request" {
+		panic("access log exploded")
+	}
+	l.Logger.Info(msg, args...)
+}
+
+func (l accessLogPanics) With(args ...any) log.Logger { return accessLogPanics{l.Logger.With(args...)} }
+
+// Recovery is outermost (spec, gRPC endpoints: "recovery outermost; access
+// log; unary timeout"): a panic inside the access log itself, on a unary call
+// and on a stream, answers Internal and the server goes on serving.
+func TestAPanicInsideTheAccessLogIsRecovered(t *testing.T) {
+	logs := captureLogs(t)
+	h := newHarness(t, rpc.WithHandlerTimeout(time.Second))
+	plain := log.Default()
+	h.srv.SetLogger(accessLogPanics{plain})
+	if _, err := h.call(context.Background(), "ok:x"); status.Code(err) != codes.Internal {
+		t.Fatalf("unary call whose access line panicked: %v", err)
+	}
+	stream, err := h.conn.NewStream(context.Background(), &echoDesc.Streams[0], "/"+echoService+"/Chat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = stream.CloseSend()
+	if err := stream.RecvMsg(new(wrapperspb.StringValue)); status.Code(err) != codes.Internal {
+		t.Fatalf("stream whose access line panicked: %v", err)
+	}
+	if n := len(logs.withMsg(t, "panic recovered")); n != 2 {
+		t.Fatalf("%d panic lines, want 2", n)
+	}
+	h.srv.SetLogger(plain)
+	if out, err := h.call(context.Background(), "ok:alive"); err != nil || out != "alive" {
+		t.Fatalf("the server stopped serving: %q %v", out, err)
+	}
+}
+
+// A stream interceptor added with UseStream runs inside recovery too.
+func TestAPanicInsideAStreamInterceptorIsRecovered(t *testing.T) {
+	logs := captureLogs(t)
+	h := newHarness(t)
+	h.srv.UseStream(func(any, grpc.ServerStream, *grpc.StreamServerInfo, grpc.StreamHandler) error {
+		panic("stream interceptor exploded")
+	})
+	stream, err := h.conn.NewStream(context.Background(), &echoDesc.Streams[0], "/"+echoService+"/Chat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = stream.CloseSend()
+	if err := stream.RecvMsg(new(wrapperspb.StringValue)); status.Code(err) != codes.Internal {
+		t.Fatalf("stream whose interceptor panicked: %v", err)
+	}
+	if n := len(logs.withMsg(t, "panic recovered")); n != 1 {
+		t.Fatalf("%d panic lines, want 1", n)
+	}
+	if out, err := h.call(context.Background(), "ok:alive"); err != nil || out != "alive" {
+		t.Fatalf("the server stopped serving: %q %v", out, err)
 	}
 }

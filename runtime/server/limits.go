@@ -18,11 +18,23 @@ type Limits struct {
 	// fails with *http.MaxBytesError. It replaces SetDefaultMaxBodySize for
 	// the handler (larger or smaller).
 	MaxBodySize int64
+	// DeclaredFileSize is what the design lets a request's files take (the
+	// sum of their @maxSize, what a method without @maxBodySize compiles
+	// to): the server's default cap is raised by it for the handler, so the
+	// default never refuses an upload the design declares. A negative
+	// default (no cap) stays no cap. Ignored when MaxBodySize is set.
+	DeclaredFileSize int64
+	// Streaming marks a handler that owns its answer and may write it for as
+	// long as it likes (what @passthrough compiles to, for example
+	// server-sent events): the server's write timeout is lifted for its
+	// requests. The handler can set its own deadline with
+	// http.ResponseController.SetWriteDeadline.
+	Streaming bool
 }
 
 // WithLimits wraps h with l.
 func WithLimits(h http.Handler, l Limits) http.Handler {
-	if l.Timeout <= 0 && l.MaxBodySize <= 0 {
+	if l.Timeout <= 0 && l.MaxBodySize <= 0 && l.DeclaredFileSize <= 0 && !l.Streaming {
 		return h
 	}
 	return &limitsHandler{next: h, l: l}
@@ -33,13 +45,12 @@ type limitsHandler struct {
 	l    Limits
 }
 
-// limitsOf reports whether h is a WithLimits handler with a body size and
-// with a timeout.
-func limitsOf(h http.Handler) (body, timeout bool) {
+// limitsOf returns the limits of a WithLimits handler (zero for another).
+func limitsOf(h http.Handler) Limits {
 	if lh, ok := h.(*limitsHandler); ok {
-		return lh.l.MaxBodySize > 0, lh.l.Timeout > 0
+		return lh.l
 	}
-	return false, false
+	return Limits{}
 }
 
 func (lh *limitsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -60,9 +71,33 @@ func (lh *limitsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), d)
 		defer cancel()
 		r = r.WithContext(ctx)
-		extendWriteDeadline(w, r, d)
+		if !lh.l.Streaming {
+			extendWriteDeadline(w, r, d)
+		}
+	}
+	if lh.l.Streaming {
+		// the zero time removes the deadline the server set when it read the head
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
 	}
 	lh.next.ServeHTTP(w, r)
+}
+
+// raiseDefaultCap caps r's body at the server default max plus the bytes the
+// design declares for the route's files, in place of the default cap alone.
+// It answers 413 (and reports false) for a Content-Length above that.
+func raiseDefaultCap(w http.ResponseWriter, r *http.Request, max, declared int64) (*http.Request, bool) {
+	max += declared
+	if r.ContentLength > max {
+		refuseContentLength(w)
+		return r, false
+	}
+	cb, ok := r.Body.(*cappedBody)
+	if !ok {
+		return r, true
+	}
+	r2 := *r
+	r2.Body = &cappedBody{ReadCloser: http.MaxBytesReader(innermost(w), cb.orig, max), orig: cb.orig}
+	return &r2, true
 }
 
 // extendWriteDeadline gives a request whose handler may run for d a full

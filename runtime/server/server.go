@@ -5,13 +5,16 @@
 //
 // A request to a user route passes through, outermost first:
 //
-//	telemetry (WithTelemetry) → RequestID → AccessLog → Recovery → CORS →
-//	global middlewares (Use, in added order) → mux → per-route middlewares
-//	(Handle, outermost first) → handler
+//	Recovery → telemetry (WithTelemetry) → RequestID → AccessLog →
+//	Recovery → CORS → global middlewares (Use, in added order) → mux →
+//	per-route middlewares (Handle, outermost first) → handler
 //
 // RequestID and AccessLog are installed by default (WithoutDefaultMiddleware
-// drops them); Recovery is always the outermost middleware that runs user
-// code. Health probes and docs routes bypass everything but Recovery.
+// drops them). Recovery is outermost, so a panic anywhere answers 500; a
+// second one inside the observing layers keeps a panic of user code
+// observable: its log line carries the trace ids, the access log and the
+// span record the 500. Health probes and docs routes bypass everything but
+// Recovery.
 package server
 
 import (
@@ -179,9 +182,13 @@ func (s *Server) Handle(pattern string, h http.Handler, mws ...Middleware) {
 	if h == nil {
 		panic("server: Handle " + pattern + ": nil handler")
 	}
-	ownBody, ownTimeout := limitsOf(h)
+	lim := limitsOf(h)
 	inner := NewChain(mws...).Then(h)
-	s.mux.Handle(pattern, &route{s: s, next: inner, ownBody: ownBody, ownTimeout: ownTimeout, pattern: reqctx.NewPattern(pattern)})
+	s.mux.Handle(pattern, &route{
+		s: s, next: inner, pattern: reqctx.NewPattern(pattern),
+		ownBody: lim.MaxBodySize > 0, ownTimeout: lim.Timeout > 0,
+		declaredFiles: lim.DeclaredFileSize, streaming: lim.Streaming,
+	})
 }
 
 // HandleFunc registers fn for pattern.
@@ -193,19 +200,27 @@ func (s *Server) HandleFunc(pattern string, fn http.HandlerFunc) {
 }
 
 // route applies the default handler timeout and body cap to routes without
-// their own. It also records its pattern on the request state.
+// their own, the cap raised by the size the design declares for the route's
+// files. It also records its pattern on the request state.
 type route struct {
 	s                   *Server
 	next                http.Handler
 	ownBody, ownTimeout bool
+	declaredFiles       int64
+	streaming           bool
 	pattern             *reqctx.Pattern
 }
 
 func (rt *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	reqctx.From(r.Context()).SetPatternRef(rt.pattern)
-	if !rt.ownBody && r.ContentLength > 0 {
-		// a body the default cap refuses anyway: answer before reading it
-		if max := rt.s.maxBody.Load(); max > 0 && r.ContentLength > max {
+	if max := rt.s.maxBody.Load(); !rt.ownBody && max > 0 {
+		if rt.declaredFiles > 0 && r.Body != nil && r.Body != http.NoBody {
+			var ok bool
+			if r, ok = raiseDefaultCap(w, r, max, rt.declaredFiles); !ok {
+				return
+			}
+		} else if r.ContentLength > max {
+			// a body the default cap refuses anyway: answer before reading it
 			refuseContentLength(w)
 			return
 		}
@@ -215,7 +230,9 @@ func (rt *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			ctx, cancel := context.WithTimeout(r.Context(), d)
 			defer cancel()
 			r = r.WithContext(ctx)
-			extendWriteDeadline(w, r, d)
+			if !rt.streaming {
+				extendWriteDeadline(w, r, d)
+			}
 		}
 	}
 	rt.next.ServeHTTP(w, r)
@@ -261,13 +278,25 @@ func (s *Server) build() *pipeline {
 	if s.cors != nil {
 		user = s.cors(user)
 	}
+	// Recovery inside the observing layers: a panic of user code is logged
+	// with the trace ids of its span, and the access log and the telemetry
+	// record the 500 it answers.
 	user = Recovery(l)(user)
+	observed := false
 	if !s.opts.noDefaultMW {
 		user = AccessLog(l)(user)
 		user = RequestID()(user)
+		observed = true
 	}
 	if s.opts.telemetry != nil {
 		user = s.opts.telemetry(user)
+		observed = true
+	}
+	if observed {
+		// Recovery outermost (spec: recovery, then everything else): a panic
+		// inside the telemetry middleware, RequestID or AccessLog answers 500
+		// too, instead of net/http dropping the connection.
+		user = Recovery(l)(user)
 	}
 	p := &pipeline{user: user}
 	s.pipeline.Store(p)

@@ -3,39 +3,32 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from e2e_harness import TEST_CONFIG, Built, Service, build_once, go_available, start
+from e2e_harness import TEST_CONFIG, Built, Service, build_once, go_available, shared_tmp, start
 
 pytestmark = pytest.mark.skipif(not go_available(), reason="the Go toolchain is needed")
-
-
-def _shared_tmp(factory: pytest.TempPathFactory) -> Path:
-    base = factory.getbasetemp()
-    # Under xdist every worker has its own base temp; their parent is shared by the run.
-    return base.parent if base.name.startswith("popen-gw") else base
 
 
 @pytest.fixture(scope="session")
 def todo_built(tmp_path_factory: pytest.TempPathFactory) -> Built:
     if not go_available():
         pytest.skip("the Go toolchain is needed")
-    return build_once("todo", _shared_tmp(tmp_path_factory))
+    return build_once("todo", shared_tmp(tmp_path_factory))
 
 
 @pytest.fixture(scope="session")
 def showcase_built(tmp_path_factory: pytest.TempPathFactory) -> Built:
     if not go_available():
         pytest.skip("the Go toolchain is needed")
-    return build_once("showcase", _shared_tmp(tmp_path_factory))
+    return build_once("showcase", shared_tmp(tmp_path_factory))
 
 
 @pytest.fixture(scope="session")
 def notes_built(tmp_path_factory: pytest.TempPathFactory) -> Built:
     if not go_available():
         pytest.skip("the Go toolchain is needed")
-    return build_once("notes", _shared_tmp(tmp_path_factory))
+    return build_once("notes", shared_tmp(tmp_path_factory))
 
 
 @pytest.fixture(scope="session")

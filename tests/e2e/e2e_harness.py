@@ -177,6 +177,13 @@ class Built:
     vet: str
 
 
+def shared_tmp(factory: Any) -> Path:
+    """The directory builds are shared in: the pytest base temp directory, or under xdist
+    (where every worker has its own) their parent, shared by the run."""
+    base: Path = factory.getbasetemp()
+    return base.parent if base.name.startswith("popen-gw") else base
+
+
 def build_once(example: str, shared_tmp: Path) -> Built:
     shared_tmp.mkdir(parents=True, exist_ok=True)
     root = shared_tmp / f"e2e-{example}"
@@ -283,7 +290,9 @@ def start(built: Built, workdir: Path, config: str = TEST_CONFIG, env: dict[str,
         text=True,
         env={**os.environ, **(env or {})},
     )
-    config_go = (built.root / "config" / "config.go").read_text()
+    # config.go sits beside config.yaml, in the directory `output.config` names
+    candidates = [built.root / "config" / "config.go", *sorted(built.root.glob("*/config.go"))]
+    config_go = next(p for p in candidates if p.is_file()).read_text()
     wants = [s for s, key in (("http://", 'yaml:"server"'), ("grpc://", 'yaml:"grpc"')) if key in config_go]
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:

@@ -10,6 +10,7 @@ import re
 import shutil
 import signal
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -139,11 +140,14 @@ def test_reflection_off_by_config(showcase_built: Built, tmp_path: Path) -> None
         svc.stop()
 
 
-def test_health_turns_not_serving_during_a_real_stop(showcase_built: Built, tmp_path: Path) -> None:
-    svc = start(showcase_built, tmp_path, TEST_CONFIG)
+def _stop_under_client(built: Built, tmp_path: Path, run: str) -> tuple[str, int, float]:
+    """Start the showcase, run the e2eclient test ``run`` until it prints READY, send
+    SIGTERM (main's shutdown: stopGRPC within its 10 s budget) and wait for both ends:
+    the client's output, the service's exit status and its seconds from SIGTERM to exit."""
+    svc = start(built, tmp_path, TEST_CONFIG)
     client = subprocess.Popen(
-        [str(showcase_built.root / "bin" / "e2eclient"), "-test.run", "TestHealthDuringStop", "-test.v"],
-        cwd=showcase_built.root,
+        [str(built.root / "bin" / "e2eclient"), "-test.run", f"^{run}$", "-test.v"],
+        cwd=built.root,
         env={**GO_ENV, "KIT_E2E_GRPC": svc.grpc, "KIT_E2E_STOP": "1"},
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -157,16 +161,34 @@ def test_health_turns_not_serving_during_a_real_stop(showcase_built: Built, tmp_
             if line.strip() == "READY":
                 break
         assert lines and lines[-1].strip() == "READY", "".join(lines)
-        svc.proc.send_signal(signal.SIGTERM)  # main's shutdown: stopGRPC within its budget
+        sent = time.monotonic()
+        svc.proc.send_signal(signal.SIGTERM)
+        code = svc.proc.wait(timeout=30)
+        took = time.monotonic() - sent
         out, _ = client.communicate(timeout=60)
         text = "".join(lines) + out
-        assert client.returncode == 0 and "NOT_SERVING" in text and "--- PASS: TestHealthDuringStop" in text, text
-        assert svc.proc.wait(timeout=30) == 0
+        assert client.returncode == 0 and f"--- PASS: {run}" in text, text
+        return text, code, took
     finally:
         if client.poll() is None:
             client.kill()
             client.wait()
         svc.stop()
+
+
+def test_health_turns_not_serving_during_a_real_stop(showcase_built: Built, tmp_path: Path) -> None:
+    text, code, _ = _stop_under_client(showcase_built, tmp_path, "TestHealthDuringStop")
+    assert "NOT_SERVING" in text and code == 0
+
+
+def test_a_stop_with_health_watches_held_open_is_fast_and_clean(showcase_built: Built, tmp_path: Path) -> None:
+    """Issue 20 item 1: grpc-go's client-side health checking (and Envoy) hold a Watch open
+    for as long as the connection lives; the stopping server ends it after NOT_SERVING,
+    so a rolling deploy does not wait out the stop budget and main exits 0."""
+    text, code, took = _stop_under_client(showcase_built, tmp_path, "TestHealthWatchEndsWithTheStop")
+    assert "NOT_SERVING" in text
+    assert code == 0
+    assert took < 1.0, f"the service took {took:.2f}s to stop with health watches open"
 
 
 def test_generated_grpc_layer_is_formatted_and_vetted(showcase_built: Built) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 import yaml
-from e2e_harness import Built, Service, build_once, go_available, request, start
+from e2e_harness import Built, Service, build_once, go_available, request, shared_tmp, start
 
 pytestmark = pytest.mark.skipif(not go_available(), reason="the Go toolchain is needed")
 
@@ -22,8 +22,7 @@ BAD_ITEM = {"name": ""}
 
 @pytest.fixture(scope="module")
 def trust_built(tmp_path_factory: pytest.TempPathFactory) -> Built:
-    base = tmp_path_factory.getbasetemp()
-    return build_once("trust", base.parent if base.name.startswith("popen-gw") else base)
+    return build_once("trust", shared_tmp(tmp_path_factory))
 
 
 @pytest.fixture(scope="module")

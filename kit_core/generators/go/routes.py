@@ -40,6 +40,10 @@ def generate_dir(g: GoGen, seg: str, methods: tuple[MethodInfo, ...]) -> OutputF
             limits.append(f"Timeout: {duration_expr(m.timeout_ns)}")
         if m.max_body_size:
             limits.append(f"MaxBodySize: {size_expr(m.max_body_size)}")
+        elif m.declared_file_bytes:
+            limits.append(f"DeclaredFileSize: {size_expr(m.declared_file_bytes)}")
+        if m.passthrough:
+            limits.append("Streaming: true")  # the logic owns the answer: no write timeout cuts it
         if limits:
             handler = f"{server}.WithLimits({handler}, {server}.Limits{{{', '.join(limits)}}})"
         routes.append(RouteView(m.mux_pattern, handler, [f"svcCtx.{mw}" for mw in m.middlewares]))

@@ -17,6 +17,7 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	_ "google.golang.org/grpc/health" // client-side health checking (healthCheckConfig)
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/durationpb"
@@ -96,7 +97,8 @@ func TestEveryRowOfTheStatusTable(t *testing.T) {
 			if info == nil || info.GetDomain() != "showcase.inventory.v1.Inventory" || info.GetReason() == "" {
 				t.Errorf("HTTP %d: ErrorInfo %v", st, info)
 			}
-			if st == 404 && (info.GetReason() != "MISSING" || s.Message() != "fail: Not found") {
+			// the logic wrapped the design error ("fail: %w"): the message is the design error's own
+			if st == 404 && (info.GetReason() != "MISSING" || s.Message() != "Not found") {
 				t.Errorf("404: reason %q message %q", info.GetReason(), s.Message())
 			}
 			if st == 418 && info.GetReason() != "STATUS_"+strconv.Itoa(st) {
@@ -270,5 +272,43 @@ func TestHealthDuringStop(t *testing.T) {
 	}
 	if _, err := c.GetItem(context.Background(), &inventoryv1.GetItemRequest{Sku: "sku-1"}); status.Code(err) != codes.Unavailable {
 		t.Fatalf("a call after Stop: %v", err)
+	}
+}
+
+// TestHealthWatchEndsWithTheStop runs alone against a showcase the test harness stops: it
+// holds health watches the way load balancers do and never ends them itself: grpc-go's
+// client-side health checking on one connection, and a plain Watch on another. It prints
+// READY once both are open; the harness then sends SIGTERM and times the exit. The plain
+// watch must see NOT_SERVING, then the server must end it (Unavailable).
+func TestHealthWatchEndsWithTheStop(t *testing.T) {
+	if os.Getenv("KIT_E2E_STOP") == "" {
+		t.Skip("run by the harness with KIT_E2E_STOP")
+	}
+	balanced, err := rpc.Dial(os.Getenv("KIT_E2E_GRPC"), rpc.WithDialOptions(grpc.WithDefaultServiceConfig(
+		`{"loadBalancingConfig":[{"round_robin":{}}],"healthCheckConfig":{"serviceName":""}}`,
+	)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer balanced.Close()
+	// a call goes out only once the client's own health watch reported SERVING
+	if _, err := inventoryv1.NewInventoryClient(balanced).GetItem(context.Background(), &inventoryv1.GetItemRequest{Sku: "sku-1"}); err != nil {
+		t.Fatalf("call through the health-checked connection: %v", err)
+	}
+	_, conn := dial(t)
+	watch, err := healthpb.NewHealthClient(conn).Watch(context.Background(), &healthpb.HealthCheckRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, err := watch.Recv(); err != nil || first.GetStatus() != healthpb.HealthCheckResponse_SERVING {
+		t.Fatalf("first status %v %v", first, err)
+	}
+	fmt.Println("READY")
+	if next, err := watch.Recv(); err != nil || next.GetStatus() != healthpb.HealthCheckResponse_NOT_SERVING {
+		t.Fatalf("status once Stop began: %v %v", next, err)
+	}
+	fmt.Println("NOT_SERVING")
+	if end, err := watch.Recv(); status.Code(err) != codes.Unavailable {
+		t.Fatalf("the watch was not ended by the stopping server: %v %v", end, err)
 	}
 }
