@@ -7,9 +7,9 @@ measured by bench/demo/bench_demo.py."""
 from __future__ import annotations
 
 import json
-import sys
 import shutil
 import subprocess
+import sys
 import urllib.request
 from pathlib import Path
 
