@@ -106,9 +106,19 @@ func (s *Server) ServeDocs(o DocsOptions) {
 	}))
 	s.addSystemRoute(o.Path, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if embedded {
+			// The UIs fetch a few images of their own (Redoc's sidebar logo from
+			// cdn.redoc.ly): with embedded assets the page stays on this host.
+			w.Header().Set("Content-Security-Policy", docsEmbeddedCSP)
+		}
 		_, _ = w.Write(html)
 	}))
 }
+
+// docsEmbeddedCSP keeps the images of a page with embedded assets on this host. It
+// restricts images only: the UIs' inline styles and scripts, and their "try it" calls to
+// the API's servers, stay allowed.
+const docsEmbeddedCSP = "img-src 'self' data: blob:"
 
 // specTitle is the OpenAPI document's info.title (YAML or JSON), or a generic title.
 func specTitle(spec []byte) string {

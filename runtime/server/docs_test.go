@@ -116,7 +116,11 @@ func TestDocsEmbeddedAssetsMatchTheirIntegrity(t *testing.T) {
 		t.Run(ui, func(t *testing.T) {
 			s, _ := newServer(t)
 			s.ServeDocs(server.DocsOptions{Spec: docsSpec, UI: ui, Assets: server.DocsAssetsEmbedded})
-			refs := pageAssets(t, do(t, s.Handler(), "GET", "/docs", "").Body.String())
+			page := do(t, s.Handler(), "GET", "/docs", "")
+			if csp := page.Header().Get("Content-Security-Policy"); csp != "img-src 'self' data: blob:" {
+				t.Errorf("embedded page CSP %q", csp)
+			}
+			refs := pageAssets(t, page.Body.String())
 			if len(refs) != n {
 				t.Fatalf("%d assets, want %d", len(refs), n)
 			}
@@ -188,7 +192,11 @@ func TestDocsCDNAssetsArePinnedWithIntegrity(t *testing.T) {
 		t.Run(ui, func(t *testing.T) {
 			s, _ := newServer(t)
 			s.ServeDocs(server.DocsOptions{Spec: docsSpec, UI: ui, Assets: "CDN"})
-			for _, ref := range pageAssets(t, do(t, s.Handler(), "GET", "/docs", "").Body.String()) {
+			page := do(t, s.Handler(), "GET", "/docs", "")
+			if csp := page.Header().Get("Content-Security-Policy"); csp != "" {
+				t.Errorf("CDN page CSP %q blocks the CDN's images", csp)
+			}
+			for _, ref := range pageAssets(t, page.Body.String()) {
 				if !strings.HasPrefix(ref.url, prefix) || ref.crossorigin != "anonymous" {
 					t.Fatalf("asset %+v is not pinned under %s", ref, prefix)
 				}

@@ -1,0 +1,78 @@
+"""The /docs page of a generated service in a real browser with the network cut off: with
+`docs.assets: embedded` every UI renders the operations from the binary alone; with `cdn`
+it cannot (which also shows the block works). Screenshots land in tests/artifacts/docs/."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+from browser import render
+from e2e_harness import REPO, TEST_CONFIG, Built, Service, request, start
+
+ARTIFACTS = REPO / "tests" / "artifacts" / "docs"
+UIS = ("redoc", "swagger", "scalar")
+CDN_PREFIX = "https://cdn.jsdelivr.net/npm/"
+
+
+def docs_config(ui: str, assets: str) -> str:
+    old = "  ui: redoc\n"
+    assert old in TEST_CONFIG
+    return TEST_CONFIG.replace(old, f"  ui: {ui}\n  assets: {assets}\n")
+
+
+@pytest.fixture(params=[(ui, assets) for assets in ("embedded", "cdn") for ui in UIS], ids=lambda p: f"{p[0]}-{p[1]}")
+def docs_service(
+    request: pytest.FixtureRequest, todo_built: Built, tmp_path: Path
+) -> Iterator[tuple[str, str, Service]]:
+    ui, assets = request.param
+    svc = start(todo_built, tmp_path / "run", docs_config(ui, assets))
+    yield ui, assets, svc
+    svc.stop()
+
+
+def operation_labels(spec: str) -> list[str]:
+    """What every UI shows of the document's operations: each path and each summary (an
+    operation without one is listed under its path, or its operationId in Redoc)."""
+    paths = yaml.safe_load(spec)["paths"]
+    summaries = [op["summary"] for ops in paths.values() for op in ops.values() if isinstance(op, dict) and "summary" in op]
+    assert summaries, "the design should give at least one operation a summary"
+    return sorted(paths) + summaries
+
+
+def visible_text(dom: str) -> str:
+    """The DOM without scripts, styles and tags, whitespace folded."""
+    text = re.sub(r"<(script|style)\b.*?</\1>", " ", dom, flags=re.S | re.I)
+    return " ".join(re.sub(r"<[^>]+>", " ", text).split())
+
+
+def shown(label: str, text: str) -> bool:
+    """label is in the page's text; compared without white space, since a UI may break
+    "/todos/{id}" over two elements."""
+    return "".join(label.split()) in "".join(text.split())
+
+
+def test_docs_page_in_an_offline_browser(docs_service: tuple[str, str, Service], tmp_path: Path) -> None:
+    ui, assets, svc = docs_service
+    served = request(svc.base, "GET", "/docs").text
+    assert "<title>Todo API</title>" in served
+    labels = operation_labels(request(svc.base, "GET", "/openapi.yaml").text)
+    assert not any(s in served for s in labels), "the page itself must not hold the operations"
+    shot = ARTIFACTS / f"{ui}-{assets}.png"
+    page = render(svc.base + "/docs", tmp_path / "chromium", shot)
+    print(f"screenshot: {shot}")
+    text = visible_text(page.dom)
+    outside = [u for u in page.requests if not u.startswith(svc.base + "/")]
+    if assets == "embedded":
+        missing = [s for s in labels if not shown(s, text)]
+        assert not missing, f"{ui}: operations not rendered offline: {missing}\n{text[:3000]}"
+        assert "Todo API" in text, f"{ui}: the API title is not rendered"
+        assert outside == [], f"{ui}: the page asked for other hosts: {outside}"
+        assert any("/docs/assets/" in u for u in page.requests), page.requests
+    else:
+        # Blocked: the browser asked the CDN for the pinned files and rendered nothing.
+        assert outside and all(u.startswith(CDN_PREFIX) and "@" in u for u in outside), outside
+        assert not any(shown(s, text) for s in labels), f"{ui}: rendered although the CDN is blocked"
