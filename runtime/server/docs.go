@@ -176,7 +176,7 @@ type docsPage struct {
 // The pages load each asset with integrity and crossorigin="anonymous" (SRI needs a
 // CORS fetch from a CDN; same-origin it is harmless) and turn off what would call out
 // on its own: Redoc's telemetry, Swagger UI's online validator badge, Scalar's web
-// fonts.
+// fonts and its AI agent (which sends the document to Scalar's service).
 var docsPages = map[string]docsPage{
 	DocsRedoc: {
 		assets: map[string]docsassets.Asset{"Redoc": docsassets.Redoc},
@@ -229,7 +229,7 @@ window.onload = function () {
 <div id="app"></div>
 <script src="{{.Assets.Scalar.URL}}" integrity="{{.Assets.Scalar.Integrity}}" crossorigin="anonymous"></script>
 <script>
-Scalar.createApiReference("#app", { url: {{.SpecURL}}, withDefaultFonts: false });
+Scalar.createApiReference("#app", { url: {{.SpecURL}}, withDefaultFonts: false, agent: { disabled: true } });
 </script>
 </body>
 </html>

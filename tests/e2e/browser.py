@@ -55,7 +55,7 @@ def offline_flags(profile: Path, netlog: Path) -> list[str]:
         "--disable-features=AutofillServerCommunication",
         "--hide-scrollbars",
         f"--user-data-dir={profile}",
-        '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
         f"--proxy-server=http://127.0.0.1:{dead_port()}",
         "--proxy-bypass-list=127.0.0.1",
         f"--log-net-log={netlog}",
@@ -73,9 +73,7 @@ def render(url: str, workdir: Path, screenshot: Path, budget_ms: int = 20000, ti
     netlog = workdir / "netlog.json"
     flags = offline_flags(workdir / "profile", netlog)
     run = [chromium(), *flags, f"--virtual-time-budget={budget_ms}"]
-    dom = subprocess.run(
-        [*run, "--dump-dom", url], capture_output=True, text=True, timeout=timeout, check=False
-    )
+    dom = subprocess.run([*run, "--dump-dom", url], capture_output=True, text=True, timeout=timeout, check=False)
     assert dom.returncode == 0, f"chromium failed ({dom.returncode}):\n{dom.stderr[-3000:]}"
     requests = page_requests(netlog, url)
     screenshot.parent.mkdir(parents=True, exist_ok=True)

@@ -4,6 +4,7 @@ it cannot (which also shows the block works). Screenshots land in tests/artifact
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 from browser import render
-from e2e_harness import REPO, TEST_CONFIG, Built, Service, request, start
+from e2e_harness import REPO, RUNTIME, TEST_CONFIG, Built, Service, request, run, start
 
 ARTIFACTS = REPO / "tests" / "artifacts" / "docs"
 UIS = ("redoc", "swagger", "scalar")
@@ -38,7 +39,9 @@ def operation_labels(spec: str) -> list[str]:
     """What every UI shows of the document's operations: each path and each summary (an
     operation without one is listed under its path, or its operationId in Redoc)."""
     paths = yaml.safe_load(spec)["paths"]
-    summaries = [op["summary"] for ops in paths.values() for op in ops.values() if isinstance(op, dict) and "summary" in op]
+    summaries = [
+        op["summary"] for ops in paths.values() for op in ops.values() if isinstance(op, dict) and "summary" in op
+    ]
     assert summaries, "the design should give at least one operation a summary"
     return sorted(paths) + summaries
 
@@ -76,3 +79,27 @@ def test_docs_page_in_an_offline_browser(docs_service: tuple[str, str, Service],
         # Blocked: the browser asked the CDN for the pinned files and rendered nothing.
         assert outside and all(u.startswith(CDN_PREFIX) and "@" in u for u in outside), outside
         assert not any(shown(s, text) for s in labels), f"{ui}: rendered although the CDN is blocked"
+
+
+def test_a_binary_built_without_the_copies_is_smaller_and_uses_the_cdn(todo_built: Built, tmp_path: Path) -> None:
+    """`go build -tags kit_nodocsassets` leaves the copies out (the measured cost of the
+    embedded assets), and the page then loads them from the CDN whatever docs.assets says."""
+    lean = todo_built.root / "bin" / "todo-nodocsassets"
+    run(["go", "build", "-tags", "kit_nodocsassets", "-o", str(lean), "."], todo_built.root)
+    full, small = todo_built.binary.stat().st_size, lean.stat().st_size
+    compressed = sum(f.stat().st_size for f in (RUNTIME / "server" / "docsassets" / "files").rglob("*.gz"))
+    print(
+        f"service binary: {full} bytes with the docs assets, {small} without: {full - small} bytes ({compressed} gzip)"
+    )
+    assert compressed <= full - small < compressed + 256 * 1024
+    svc = start(
+        dataclasses.replace(todo_built, binary=lean),
+        tmp_path / "run",
+        docs_config("swagger", "embedded").replace("level: error", "level: warn"),
+    )
+    try:
+        page = request(svc.base, "GET", "/docs").text
+        assert CDN_PREFIX + "swagger-ui-dist@" in page and "/docs/assets/" not in page
+        assert "kit_nodocsassets" in svc.log.read_text()
+    finally:
+        svc.stop()
