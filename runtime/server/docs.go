@@ -28,7 +28,8 @@ const (
 // Where a docs page loads its scripts and styles from (DocsOptions.Assets).
 const (
 	// DocsAssetsEmbedded serves the copies built into the binary: the page works
-	// offline, behind a firewall and under a same-origin Content-Security-Policy.
+	// offline, behind a firewall, and with a Content-Security-Policy that allows no
+	// other origin.
 	DocsAssetsEmbedded = "embedded"
 	// DocsAssetsCDN loads the same pinned files from jsDelivr.
 	DocsAssetsCDN = "cdn"

@@ -183,6 +183,13 @@ func TestDocsCDNAssetsArePinnedWithIntegrity(t *testing.T) {
 		}
 		embedded[a.CDN] = sri(b)
 	}
+	// What each page turns off so that it calls out on its own neither (telemetry,
+	// validator badge, web fonts, AI agent); the offline browser test sees the effect.
+	quiet := map[string]string{
+		"redoc":   `disable-telemetry="true"`,
+		"swagger": "validatorUrl: null",
+		"scalar":  "withDefaultFonts: false, agent: { disabled: true }",
+	}
 	versions := map[string]string{
 		"redoc":   "https://cdn.jsdelivr.net/npm/redoc@" + docsassets.RedocVersion + "/",
 		"swagger": "https://cdn.jsdelivr.net/npm/swagger-ui-dist@" + docsassets.SwaggerVersion + "/",
@@ -193,6 +200,9 @@ func TestDocsCDNAssetsArePinnedWithIntegrity(t *testing.T) {
 			s, _ := newServer(t)
 			s.ServeDocs(server.DocsOptions{Spec: docsSpec, UI: ui, Assets: "CDN"})
 			page := do(t, s.Handler(), "GET", "/docs", "")
+			if !strings.Contains(page.Body.String(), quiet[ui]) {
+				t.Errorf("%s page lacks %s", ui, quiet[ui])
+			}
 			if csp := page.Header().Get("Content-Security-Policy"); csp != "" {
 				t.Errorf("CDN page CSP %q blocks the CDN's images", csp)
 			}
