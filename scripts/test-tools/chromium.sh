@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Chromium is the real browser the docs-page test (tests/e2e/test_docs_browser.py) renders
-# /docs in, headless and with the network blocked. Debian's package; skipped when present.
+# /docs in, headless and with the network blocked, driven by Playwright (test extras) with
+# this executable. Debian's package; skipped when present.
 set -euo pipefail
 if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then
     exit 0

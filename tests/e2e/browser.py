@@ -1,11 +1,13 @@
-"""Headless Chromium with every non-loopback request blocked: render a page, dump its DOM
-after the scripts ran, take a screenshot, and list the requests the page made.
+"""Headless Chromium (Debian's, driven by Playwright) with every non-loopback request
+blocked: load a page, wait for its scripts to show some text, take a screenshot, and list
+the requests the page made.
 
 The block has two layers: every host name but 127.0.0.1 resolves to nothing, and every
 connection goes to a proxy on a port nobody listens on (loopback bypasses it), so neither a
-name nor a literal address reaches the network. The requests come from Chromium's own
-network log: the page's are the ones in the page's network isolation key (the browser's
-background traffic - update checks and the like - has its own).
+name nor a literal address reaches the network. Which requests left for another host comes
+from Chromium's own network log, which sees every request of the page's context (workers
+and the browser's calls on the page's behalf included); the browser's background traffic
+(update checks and the like) has a context of its own and is not counted.
 """
 
 from __future__ import annotations
@@ -13,11 +15,20 @@ from __future__ import annotations
 import json
 import shutil
 import socket
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import sync_playwright
+
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
+
+# True once the page's visible text holds every label; compared without white space, since a
+# UI may break "/todos/{id}" over two elements.
+SHOWS_ALL = """labels => {
+  const text = (document.body ? document.body.innerText : "").replace(/\\s+/g, "");
+  return labels.every(l => text.includes(l.replace(/\\s+/g, "")));
+}"""
 
 
 def chromium() -> str:
@@ -37,14 +48,14 @@ def dead_port() -> int:
 
 @dataclass
 class Rendered:
-    dom: str  # the document after the page's scripts ran
-    requests: list[str]  # URLs the page asked for, in order
+    text: str  # the page's visible text when the screenshot was taken
+    requests: list[str]  # URLs the page's context asked for (network log), in order
+    failed: list[str]  # URLs whose request failed (blocked), as the page saw them
+    shown: bool  # every label appeared before the deadline
 
 
-def offline_flags(profile: Path, netlog: Path) -> list[str]:
+def offline_args(netlog: Path) -> list[str]:
     return [
-        "--headless",
-        "--no-sandbox",  # the test machine runs as root
         "--disable-gpu",
         "--no-first-run",
         "--disable-background-networking",
@@ -53,35 +64,37 @@ def offline_flags(profile: Path, netlog: Path) -> list[str]:
         "--disable-default-apps",
         # The browser's own calls from a page's context (form autofill hints) are not the page's.
         "--disable-features=AutofillServerCommunication",
-        "--hide-scrollbars",
-        f"--user-data-dir={profile}",
         "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
         f"--proxy-server=http://127.0.0.1:{dead_port()}",
         "--proxy-bypass-list=127.0.0.1",
         f"--log-net-log={netlog}",
-        "--window-size=1280,900",
     ]
 
 
-def render(url: str, workdir: Path, screenshot: Path, budget_ms: int = 20000, timeout: float = 180) -> Rendered:
-    """Load url offline; returns the DOM and the page's requests and writes a PNG screenshot.
-
-    --virtual-time-budget lets the page's scripts and timers run (virtual time stands still
-    while a fetch is pending) before the DOM is dumped and the screenshot taken.
-    """
+def render(url: str, workdir: Path, screenshot: Path, labels: list[str], timeout_s: float = 90) -> Rendered:
+    """Load url offline and wait (up to timeout_s) until its visible text holds every label,
+    then screenshot it. A page that never shows them is returned with shown=False once its
+    loads have settled and the deadline passed."""
     workdir.mkdir(parents=True, exist_ok=True)
-    netlog = workdir / "netlog.json"
-    flags = offline_flags(workdir / "profile", netlog)
-    run = [chromium(), *flags, f"--virtual-time-budget={budget_ms}"]
-    dom = subprocess.run([*run, "--dump-dom", url], capture_output=True, text=True, timeout=timeout, check=False)
-    assert dom.returncode == 0, f"chromium failed ({dom.returncode}):\n{dom.stderr[-3000:]}"
-    requests = page_requests(netlog, url)
     screenshot.parent.mkdir(parents=True, exist_ok=True)
-    shot = subprocess.run(
-        [*run, f"--screenshot={screenshot}", url], capture_output=True, text=True, timeout=timeout, check=False
-    )
-    assert shot.returncode == 0 and screenshot.is_file(), f"no screenshot:\n{shot.stderr[-3000:]}"
-    return Rendered(dom.stdout, requests)
+    netlog = workdir / "netlog.json"
+    failed: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium(), args=offline_args(netlog))
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.on("requestfailed", lambda r: failed.append(r.url))
+            page.goto(url, wait_until="load", timeout=timeout_s * 1000)
+            try:
+                page.wait_for_function(SHOWS_ALL, arg=labels, timeout=timeout_s * 1000, polling=250)
+                shown = True
+            except PlaywrightError:
+                shown = False
+            text = page.inner_text("body")
+            page.screenshot(path=str(screenshot))
+        finally:
+            browser.close()  # the network log is complete once the browser has exited
+    return Rendered(text, page_requests(netlog, url), failed, shown)
 
 
 def page_requests(netlog: Path, url: str) -> list[str]:
