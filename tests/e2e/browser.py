@@ -18,9 +18,6 @@ import socket
 from dataclasses import dataclass
 from pathlib import Path
 
-from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import sync_playwright
-
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
 
 # True once the page's visible text holds every label; compared without white space, since a
@@ -75,6 +72,11 @@ def render(url: str, workdir: Path, screenshot: Path, labels: list[str], timeout
     """Load url offline and wait (up to timeout_s) until its visible text holds every label,
     then screenshot it. A page that never shows them is returned with shown=False once its
     loads have settled and the deadline passed."""
+    try:  # imported here: a machine without it fails these tests, not the whole collection
+        from playwright.sync_api import Error as PlaywrightError
+        from playwright.sync_api import sync_playwright
+    except ImportError as err:
+        raise AssertionError("Playwright is missing: pip install -e '.[test]'") from err
     workdir.mkdir(parents=True, exist_ok=True)
     screenshot.parent.mkdir(parents=True, exist_ok=True)
     netlog = workdir / "netlog.json"
