@@ -264,3 +264,16 @@ func TestDocsAssetMethods(t *testing.T) {
 		t.Fatalf("gzip;q=0: %v, %d bytes", rec.Header(), rec.Body.Len())
 	}
 }
+
+// An Assets value ServeDocs does not know falls back to the embedded copies, as an unknown
+// UI falls back to redoc; "cdn" is matched in any case.
+func TestDocsAssetsValues(t *testing.T) {
+	for assets, local := range map[string]bool{"": true, "embedded": true, "bogus": true, "cdn": false, "CDN": false} {
+		s, _ := newServer(t)
+		s.ServeDocs(server.DocsOptions{Spec: docsSpec, Assets: assets})
+		refs := pageAssets(t, do(t, s.Handler(), "GET", "/docs", "").Body.String())
+		if got := strings.HasPrefix(refs[0].url, "/docs/assets/"); got != local {
+			t.Errorf("Assets %q: page loads %s", assets, refs[0].url)
+		}
+	}
+}
