@@ -289,60 +289,6 @@ func TestHealthPaths(t *testing.T) {
 	}
 }
 
-func TestDocs(t *testing.T) {
-	spec := []byte("openapi: 3.1.0\ninfo: {title: t, version: '1'}\n")
-	tests := []struct {
-		ui, marker string
-	}{
-		{"redoc", "redoc.standalone.js"},
-		{"swagger", "swagger-ui-bundle.js"},
-		{"scalar", "@scalar/api-reference"},
-		{"", "redoc.standalone.js"},
-	}
-	for _, tt := range tests {
-		t.Run("ui="+tt.ui, func(t *testing.T) {
-			s, _ := newServer(t)
-			var mu sync.Mutex
-			var seen []string
-			s.Use(mark(&mu, &seen, "global"))
-			s.ServeDocs(server.DocsOptions{Spec: spec, UI: tt.ui})
-			rec := do(t, s.Handler(), "GET", "/docs", "")
-			if rec.Code != 200 || !strings.Contains(rec.Body.String(), tt.marker) ||
-				!strings.Contains(rec.Body.String(), "/openapi.yaml") {
-				t.Fatalf("docs page: %d %q", rec.Code, rec.Body.String())
-			}
-			if ct := rec.Header().Get("Content-Type"); ct != "text/html; charset=utf-8" {
-				t.Errorf("docs content type %q", ct)
-			}
-			rec = do(t, s.Handler(), "GET", "/openapi.yaml", "")
-			if rec.Code != 200 || rec.Body.String() != string(spec) {
-				t.Fatalf("spec: %d %q", rec.Code, rec.Body.String())
-			}
-			if len(seen) != 0 {
-				t.Fatalf("docs routes passed user middleware: %v", seen)
-			}
-		})
-	}
-	t.Run("custom paths", func(t *testing.T) {
-		s, _ := newServer(t)
-		s.ServeDocs(server.DocsOptions{Spec: []byte(`{"openapi":"3.1.0"}`), UI: "swagger", Path: "/api/docs", SpecPath: "/api/openapi.json"})
-		rec := do(t, s.Handler(), "GET", "/api/openapi.json", "")
-		if rec.Code != 200 || rec.Header().Get("Content-Type") != "application/json; charset=utf-8" {
-			t.Fatalf("spec: %d %v", rec.Code, rec.Header())
-		}
-		if rec := do(t, s.Handler(), "GET", "/api/docs", ""); !strings.Contains(rec.Body.String(), `url: "/api/openapi.json"`) {
-			t.Fatalf("swagger page does not point at the spec: %s", rec.Body.String())
-		}
-	})
-	t.Run("empty spec is a no-op", func(t *testing.T) {
-		s, _ := newServer(t)
-		s.ServeDocs(server.DocsOptions{UI: "redoc"})
-		if rec := do(t, s.Handler(), "GET", "/docs", ""); rec.Code != 404 {
-			t.Fatalf("docs without spec: %d", rec.Code)
-		}
-	})
-}
-
 func TestDeprecatedNamedMiddleware(t *testing.T) {
 	s, _ := newServer(t)
 	var mu sync.Mutex

@@ -93,6 +93,12 @@ func configureServer(srv *server.Server, cfg *config.Config) {
 	}
 	if cfg.Docs.Enabled {
 		spec := openapiSpec
-		srv.ServeDocs(server.DocsOptions{Spec: spec, UI: cfg.Docs.UI, Path: cfg.Docs.Path, SpecPath: cfg.Docs.SpecPath})
+		srv.ServeDocs(server.DocsOptions{
+			Spec:     spec,
+			UI:       cfg.Docs.UI,
+			Assets:   cfg.Docs.Assets,
+			Path:     cfg.Docs.Path,
+			SpecPath: cfg.Docs.SpecPath,
+		})
 	}
 }

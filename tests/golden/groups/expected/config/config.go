@@ -50,6 +50,7 @@ type LoggingConfig struct {
 type DocsConfig struct {
 	Enabled  bool   `yaml:"enabled"`
 	UI       string `yaml:"ui"`
+	Assets   string `yaml:"assets"`
 	Path     string `yaml:"path"`
 	SpecPath string `yaml:"specPath"`
 }
