@@ -20,7 +20,7 @@ def _implement(root: Path) -> Path:
     """The user's edit: a body, their own parameter name."""
     stub = root / STUB
     text = stub.read_text().replace("CreateItem(req *types.NewItem)", "CreateItem(in *types.NewItem)")
-    text = text.replace("\t// TODO: implement CreateItem.\n\treturn nil, nil\n", BODY)
+    text = text.replace("\t// TODO: implement CreateItem; until then callers get 501 {\"message\":\"CreateItem is not implemented yet\"}.\n\treturn nil, svccontext.NotImplemented(\"CreateItem\")\n", BODY)
     stub.write_text(text)
     return stub
 
