@@ -1,19 +1,21 @@
 """A freshly generated project, its stubs untouched, says which methods have no logic yet:
 every HTTP stub answers 501 `{"message":"<Method> is not implemented yet"}` (a framework
 error: JSON content type, nosniff), every gRPC stub `Unimplemented` with the same words.
-Replacing a stub's body is all it takes to implement it (no import to drop)."""
+Replacing a stub's body is all it takes to implement it (no import to drop). And a second
+copy started with the same config says which listener setting to change."""
 
 from __future__ import annotations
 
 import json
 import re
 import shutil
+import socket
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from e2e_harness import Built, Service, generate, go_available, make_project, request, run, start
+from e2e_harness import TEST_CONFIG, Built, Service, generate, go_available, make_project, request, run, start
 
 pytestmark = pytest.mark.skipif(not go_available(), reason="the Go toolchain builds the service")
 
@@ -93,3 +95,42 @@ def test_replacing_the_body_is_all_it_takes(fresh: Built, tmp_path: Path) -> Non
     shutil.copytree(fresh.root, project, ignore=shutil.ignore_patterns("bin"))
     (project / "internal/service/greeter/greet.go").write_text(edited)
     run(["go", "build", "-o", str(project / "bin" / "edited"), "."], project)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _config(http: str, grpc: str, metrics: str) -> str:
+    return (
+        TEST_CONFIG.replace('  addr: "127.0.0.1:0"\n  strictJSON', f'  addr: "{http}"\n  strictJSON', 1)
+        .replace('  addr: "127.0.0.1:0"\n  reflection', f'  addr: "{grpc}"\n  reflection', 1)
+        .replace('  enabled: false\n  adminAddr: ""', f'  enabled: true\n  adminAddr: "{metrics}"', 1)
+    )
+
+
+def test_a_listener_that_cannot_bind_names_the_setting(fresh: Built, tmp_path: Path) -> None:
+    """Two services on one machine with one config: the second says which key to change."""
+    http, grpc, metrics = (f"127.0.0.1:{_free_port()}" for _ in range(3))
+    first = start(fresh, tmp_path / "first", _config(http, grpc, metrics))
+    try:
+        assert first.base == f"http://{http}" and first.grpc == grpc
+        for name, config, wanted in (
+            ("metrics", _config(http, grpc, metrics), f"metrics listener: listen tcp {metrics}: bind: "
+             "address already in use (set metrics.adminAddr, or empty to disable)"),
+            ("http", _config(http, grpc, ""), f"http listener: listen tcp {http}: bind: "
+             "address already in use (set server.addr)"),
+            ("grpc", _config("127.0.0.1:0", grpc, ""), f"grpc listener: listen tcp {grpc}: bind: "
+             "address already in use (set grpc.addr)"),
+        ):
+            path = tmp_path / f"{name}.yaml"
+            path.write_text(config)
+            second = subprocess.run(
+                [str(fresh.binary), "-config", str(path)], cwd=fresh.root, capture_output=True, text=True, timeout=60
+            )
+            assert second.returncode == 1, second.stdout
+            assert second.stderr.strip() == f"{path}: {wanted}", name
+    finally:
+        first.stop()
