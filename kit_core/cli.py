@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -237,12 +237,12 @@ def summary(report: WriteReport) -> str:
     everything and the next writing nothing add up to one total): the files kit regenerates
     (written or unchanged) and the gen-once files that are yours (created or kept)."""
     created = set(report.gen_once_created)
-    regen_written = len(report.written) - len(created)
-    regen = regen_written + len(report.unchanged)
-    yours = len(created) + len(report.skipped_gen_once)
+    written, unchanged = len(report.written) - len(created), len(report.unchanged)
+    kept = len(report.skipped_gen_once)
+    regen, yours = written + unchanged, len(created) + kept
     return (
-        f"kit: {regen + yours} files: {regen} regenerated ({regen_written} written, {len(report.unchanged)} unchanged), "
-        f"{yours} yours ({len(created)} created, {len(report.skipped_gen_once)} kept); {len(report.swept)} swept"
+        f"kit: {regen + yours} files: {regen} regenerated ({written} written, {unchanged} unchanged), "
+        f"{yours} yours ({len(created)} created, {kept} kept); {len(report.swept)} swept"
     )
 
 
@@ -339,7 +339,7 @@ def _cmd_diff(args: argparse.Namespace) -> int:
 
 
 def _print_help(
-    parser: argparse.ArgumentParser, commands: dict[str, argparse.ArgumentParser], args: argparse.Namespace
+    parser: argparse.ArgumentParser, commands: Mapping[str, argparse.ArgumentParser], args: argparse.Namespace
 ) -> int:
     """`kit help`: kit's help; `kit help <command>`: that command's, as `kit <command> --help`."""
     if args.topic is None:

@@ -63,7 +63,8 @@ def service(fresh: Built, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
 
 
 @pytest.mark.parametrize(
-    ("method", "path", "name"), [("GET", "/greetings/ada", "Greet"), ("POST", "/touch", "Touch"), ("GET", "/raw", "Raw")]
+    ("method", "path", "name"),
+    [("GET", "/greetings/ada", "Greet"), ("POST", "/touch", "Touch"), ("GET", "/raw", "Raw")],
 )
 def test_a_fresh_http_stub_answers_501(service: Service, method: str, path: str, name: str) -> None:
     r = request(service.base, method, path)
