@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from kit_core.diagnostics import Diagnostic, make
+from kit_core.diagnostics import Diagnostic, Fix, make
 from kit_core.manifest import (
     _FILE_OUTPUTS,
     _KNOWN_SCALARS,
@@ -97,7 +97,7 @@ class _Reader:
 
     def unknown(self, key: str, key_node: yaml.Node) -> None:
         """`manifest/unknown-key`, with "did you mean" the known key of that section within
-        one edit (`outptu` -> `output`)."""
+        one edit (`outptu` -> `output`) and the quick fix that renames it."""
         # the analyzer's index; imported here, where a key is unknown, not at start-up
         from kit_core.analyzer.suggest import Suggester
 
@@ -106,7 +106,9 @@ class _Reader:
         close = Suggester(n for n in names if n != "*").suggest(leaf)
         written = f"{section}.{close}" if section else close
         hint = f" - did you mean {written}?" if close else ""
-        self.diags.append(make("manifest/unknown-key", self.span(key_node), key=key, hint=hint))
+        span = self.span(key_node)
+        fixes = (Fix(f"Change to {close}", span, close),) if close else ()
+        self.diags.append(make("manifest/unknown-key", span, key=key, hint=hint, fixes=fixes))
 
     def named(self, prefix: str, node: yaml.Node) -> None:
         """Unknown keys inside user-named mappings (a security scheme and its flows), by the
