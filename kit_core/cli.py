@@ -288,7 +288,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     gen.add_argument(
-        "path", nargs="?", default=".", help="the design folder, or a path in the project (default .): see below"
+        "path", nargs="?", default=".", help="the design folder, or a path in the project (default .): the rule above"
     )
     gen.add_argument("-f", "--folder", help="the design folder itself (skips the search)")
     gen.add_argument("-c", "--context", help="the project root (default: the design folder's parent)")
@@ -362,7 +362,7 @@ Which design: with -f, that folder. Otherwise, from PATH (default: the current f
      itself or its one direct subfolder holding kit.design.yaml.
 So `kit gen` works from the project root, from the design folder, and from anywhere in
 the project (internal/, a service folder). Two candidate folders at one step: name one.
-A PATH that does not exist is refused (exit 2)."""
+A PATH or FOLDER that does not exist is refused (exit 2)."""
 
 
 COMMANDS = ("init", "gen", "fmt", "diff", "version", "help")
