@@ -1,7 +1,7 @@
 """The thin command line: `kit init`, `kit gen`, `kit fmt`, `kit diff`, `kit version`.
 
 Exit codes: 0 success; 1 any error (diagnostics, a file `fmt -l` lists, a bad flag or
-argument); 2 a missing or unknown command.
+argument); 2 a missing or unknown command, or a design folder named that does not exist.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from kit_core.diagnostics import Diagnostic
     from kit_core.program import DesignError
     from kit_core.regenerate import Loaded, Outcome, Printed
+    from kit_core.writer import WriteReport
 
 
 class _Parser(argparse.ArgumentParser):
@@ -79,7 +80,7 @@ def cmd_init(args: argparse.Namespace) -> int:
     if not has_go_mod:
         print("  - create go.mod in the project root (the design folder's parent): go mod init <module>")
     print(f"  - add a .kit file to {folder} starting with `package <name>` (or a .proto file)")
-    print(f"  - run: kit gen -f {folder}, then go mod tidy")
+    print(f"  - run: kit gen {folder}, then go mod tidy")
     if any(folder.rglob("*.proto")):
         _print_plugin_pins(folder.resolve().parent)
     return 0
@@ -121,6 +122,13 @@ def _print_plugin_pins(project_root: Path) -> None:
 
 def cmd_gen(args: argparse.Namespace) -> int:
     from kit_core import daemon
+
+    named = args.folder or (args.path if args.path != "." else None)
+    if named is not None and not Path(named).exists():
+        # before the search: it would walk up from a folder that is not there and talk
+        # about what it found above (or about a missing go.mod), not about the typo
+        _say(f"kit: {named}: no such design folder")
+        return 2
 
     if daemon.enabled() and not args.no_daemon:
         from kit_core.daemon.client import run_gen
@@ -220,8 +228,22 @@ def _print_report(outcome: Outcome, notices: Sequence[object]) -> int:
     for path in report.swept:
         print(printable(f"swept   {path}"))
     _print_notices(notices)
-    print(f"kit: {len(report.written)} written, {len(report.unchanged)} unchanged, {len(report.swept)} swept")
+    print(summary(report))
     return 0
+
+
+def summary(report: WriteReport) -> str:
+    """The run's counts, in two groups that hold the same files run after run (a run writing
+    everything and the next writing nothing add up to one total): the files kit regenerates
+    (written or unchanged) and the gen-once files that are yours (created or kept)."""
+    created = set(report.gen_once_created)
+    written, unchanged = len(report.written) - len(created), len(report.unchanged)
+    kept = len(report.skipped_gen_once)
+    regen, yours = written + unchanged, len(created) + kept
+    return (
+        f"kit: {regen + yours} files: {regen} regenerated ({written} written, {unchanged} unchanged), "
+        f"{yours} yours ({len(created)} created, {kept} kept); {len(report.swept)} swept"
+    )
 
 
 def _print_notices(notices: Sequence[object]) -> None:
@@ -259,8 +281,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     init.set_defaults(run=cmd_init)
 
-    gen = sub.add_parser("gen", help="check the design and generate the Go service and documents")
-    gen.add_argument("path", nargs="?", default=".", help="a path in or above the design folder (default .)")
+    gen = sub.add_parser(
+        "gen",
+        help="check the design and generate the Go service and documents",
+        description=GEN_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    gen.add_argument(
+        "path", nargs="?", default=".", help="the design folder, or a path in the project (default .): the rule above"
+    )
     gen.add_argument("-f", "--folder", help="the design folder itself (skips the search)")
     gen.add_argument("-c", "--context", help="the project root (default: the design folder's parent)")
     gen.add_argument(
@@ -285,8 +314,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     version = sub.add_parser("version", help="print the version")
     version.set_defaults(run=cmd_version)
-    helpcmd = sub.add_parser("help", help="show this help")
-    helpcmd.set_defaults(run=lambda _: _print_help(p))
+    helpcmd = sub.add_parser("help", help="show this help, or a command's (kit help gen)")
+    helpcmd.add_argument("topic", nargs="?", metavar="command", help="the command to explain")
+    helpcmd.set_defaults(run=partial(_print_help, p, sub.choices))
     return p
 
 
@@ -324,9 +354,31 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     return cmd_diff(args)
 
 
-def _print_help(parser: argparse.ArgumentParser) -> int:
-    parser.print_help()
+def _print_help(
+    parser: argparse.ArgumentParser, commands: Mapping[str, argparse.ArgumentParser], args: argparse.Namespace
+) -> int:
+    """`kit help`: kit's help; `kit help <command>`: that command's, as `kit <command> --help`."""
+    if args.topic is None:
+        parser.print_help()
+        return 0
+    if args.topic not in commands:
+        print(f"kit: unknown command {args.topic!r}; commands: {', '.join(COMMANDS)}", file=sys.stderr)
+        return 2
+    commands[args.topic].print_help()
     return 0
+
+
+GEN_DESCRIPTION = """Check the design and generate the Go service and documents.
+
+Which design: with -f, that folder. Otherwise, from PATH (default: the current folder):
+  1. PATH itself, when it holds kit.design.yaml;
+  2. its one direct subfolder holding kit.design.yaml;
+  3. the nearest folder above PATH holding kit.design.yaml;
+  4. the project root (the nearest folder at or above PATH holding go.mod): the root
+     itself or its one direct subfolder holding kit.design.yaml.
+So `kit gen` works from the project root, from the design folder, and from anywhere in
+the project (internal/, a service folder). Two candidate folders at one step: name one.
+A PATH or FOLDER that does not exist is refused (exit 2)."""
 
 
 COMMANDS = ("init", "gen", "fmt", "diff", "version", "help")

@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 MANIFEST_NAME = "kit.design.yaml"
+GO_MOD = "go.mod"  # marks the project root
 SKIP_DIRS = frozenset({"vendor", "node_modules"})
 
 
@@ -42,18 +43,33 @@ def design_roots(folder: Path) -> list[Path]:
 
 
 def search_design_root(start: Path) -> tuple[Path | None, list[Path]]:
-    """(the design folder for a path, the direct subfolders holding a manifest): the path
-    itself, its one subfolder holding a manifest, or the nearest parent holding one; None
-    with the subfolders when several hold one (or with none found)."""
+    """(the design folder for a path, the candidates when several): the path itself, its
+    one direct subfolder holding a manifest, the nearest parent holding one, or else the
+    project root's (the nearest folder at or above the path holding go.mod): the root
+    itself or its one direct subfolder holding a manifest. `kit gen` therefore finds the
+    design from anywhere in the project (`internal/`, a service folder). None with the
+    subfolders when several hold one (or with none found)."""
     start = start.resolve()
     if start.is_file():
         start = start.parent
-    if (start / MANIFEST_NAME).is_file():
-        return start, []
-    found = _manifest_subdirs(start)
-    if len(found) != 1:
-        return (None, found) if found else (_manifest_parent(start), [])
-    return found[0], found
+    found, several = _at(start)
+    if found is not None or several:
+        return found, several
+    parent = _manifest_parent(start)
+    if parent is not None:
+        return parent, []
+    root = next((d for d in (start, *start.parents) if (d / GO_MOD).is_file()), None)
+    if root is None or root == start:
+        return None, []
+    return _at(root)
+
+
+def _at(d: Path) -> tuple[Path | None, list[Path]]:
+    """The folder itself when it holds a manifest, else its one direct subfolder holding one."""
+    if (d / MANIFEST_NAME).is_file():
+        return d, []
+    found = _manifest_subdirs(d)
+    return (found[0], found) if len(found) == 1 else (None, found)
 
 
 def _manifest_subdirs(d: Path) -> list[Path]:

@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from kit_core.diagnostics import Diagnostic, make
+from kit_core.diagnostics import Diagnostic, Fix, make
 from kit_core.manifest import (
     _FILE_OUTPUTS,
     _KNOWN_SCALARS,
@@ -27,7 +27,7 @@ from kit_core.manifest import (
     ProtoConfig,
     default_manifest,
 )
-from kit_core.manifest_keys import lookup
+from kit_core.manifest_keys import children, lookup
 from kit_core.source import Span, file_span
 
 # --------------------------------------------------------------------------- reading
@@ -93,7 +93,22 @@ class _Reader:
         elif key in _KNOWN_SCALARS:
             self.values[key] = self.scalar(key, value)
         else:
-            self.diags.append(make("manifest/unknown-key", self.span(key_node), key=key))
+            self.unknown(key, key_node)
+
+    def unknown(self, key: str, key_node: yaml.Node) -> None:
+        """`manifest/unknown-key`, with "did you mean" the known key of that section within
+        one edit (`outptu` -> `output`) and the quick fix that renames it."""
+        # the analyzer's index; imported here, where a key is unknown, not at start-up
+        from kit_core.analyzer.suggest import Suggester
+
+        section, _, leaf = key.rpartition(".")
+        names = [k.leaf for k in children(section.removesuffix("[]"))]
+        close = Suggester(n for n in names if n != "*").suggest(leaf)
+        written = f"{section}.{close}" if section else close
+        hint = f" - did you mean {written}?" if close else ""
+        span = self.span(key_node)
+        fixes = (Fix(f"Change to {close}", span, close),) if close else ()
+        self.diags.append(make("manifest/unknown-key", span, key=key, hint=hint, fixes=fixes))
 
     def named(self, prefix: str, node: yaml.Node) -> None:
         """Unknown keys inside user-named mappings (a security scheme and its flows), by the
@@ -106,7 +121,7 @@ class _Reader:
             row = lookup(key)
             user_named = key.count(".") == 2  # the scheme's own name
             if row is None and not user_named and not name.startswith("x-"):
-                self.diags.append(make("manifest/unknown-key", self.span(key_node), key=key))
+                self.unknown(key, key_node)
             elif user_named or (row is not None and row.kind.value == "section"):
                 self.named(key, value_node)
 
@@ -145,7 +160,7 @@ class _Reader:
                 elif k.value in ("lang", "out"):
                     entry[k.value] = self.scalar(name, v)
                 else:
-                    self.diags.append(make("manifest/unknown-key", self.span(k), key=name))
+                    self.unknown(name, k)
             out.append(entry)
         return out
 

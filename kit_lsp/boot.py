@@ -25,6 +25,20 @@ from kit_lsp.capabilities import initialize_result
 from kit_lsp.firstlook import FirstLook
 
 _VERSION_FLAGS = ("-version", "--version", "-v")
+_HELP_FLAGS = ("-h", "-help", "--help")
+USAGE = """\
+usage: kit-lsp [--stdio] [--version] [--help]
+
+kit's language server: an editor starts it and speaks the Language Server Protocol
+over its standard input and output (--stdio, the only transport, is the default).
+Run by hand it waits for an editor's `initialize` message.
+
+  --stdio         serve on stdin/stdout (accepted for editors that pass it)
+  -v, --version   print the version and exit
+  -h, --help      print this help and exit
+
+Editor set-up: editors/ in kit's repository (Neovim, VS Code, Helix).
+"""
 _HANDSHAKE_SWITCH_S = 0.0005  # see `_Importer`
 _HANDSHAKE_WAIT_S = 0.1
 
@@ -54,8 +68,11 @@ class _Importer(threading.Thread):
 
 
 def main(argv: list[str] | None = None) -> None:
-    """`kit-lsp [-stdio] [-version]`: serve on stdin/stdout; exit 0 only after `shutdown`."""
+    """`kit-lsp [-stdio] [-version] [-help]`: serve on stdin/stdout; exit 0 only after `shutdown`."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if any(a in _HELP_FLAGS for a in args):
+        print(USAGE, end="")
+        sys.exit(0)
     if any(a in _VERSION_FLAGS for a in args):
         from kit_core import __version__
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from lsprotocol import types as lsp
 
 from kit_core.editor.manifest_lang import complete, hover
-from kit_lsp.convert import UTF8, UTF32
+from kit_lsp.convert import UTF8, UTF32, lsp_edit, lsp_range
 from kit_lsp.documents import Document
 
 
@@ -94,3 +94,21 @@ def _typed(before: str) -> str:
     while i > 0 and not before[i - 1].isspace() and before[i - 1] != ":":
         i -= 1
     return before[i:]
+
+
+def manifest_fixes(doc: Document, diagnostics: list[lsp.Diagnostic], encoding: str) -> list[lsp.CodeAction]:
+    """Quick fixes of the manifest's diagnostics (a misspelt key's "did you mean"): the
+    reader's, read again from the document's text and matched by code and range."""
+    from kit_core.manifest_reader import parse_manifest
+
+    found = parse_manifest(doc.path, doc.source.decode("utf-8", "replace"))[1]
+    out: list[lsp.CodeAction] = []
+    for diag in diagnostics:
+        for d in found:
+            if d.code != diag.code or lsp_range(d.span, encoding) != diag.range:
+                continue
+            for i, fix in enumerate(d.fixes):
+                edit = lsp.WorkspaceEdit(changes={doc.uri: [lsp_edit(fix.span, fix.new_text, encoding)]})
+                kind = lsp.CodeActionKind.QuickFix
+                out.append(lsp.CodeAction(fix.title, kind=kind, diagnostics=[diag], edit=edit, is_preferred=i == 0))
+    return out

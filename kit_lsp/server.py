@@ -11,7 +11,7 @@ from typing import Any
 
 
 def main() -> None:
-    """`kit-lsp [-stdio] [-version]`: serve on stdin/stdout; exit 0 only after `shutdown`."""
+    """`kit-lsp [-stdio] [-version] [-help]`: serve on stdin/stdout; exit 0 only after `shutdown`."""
     from kit_lsp.boot import main as boot_main
 
     boot_main()

@@ -78,7 +78,8 @@ register("parse/number-suffix", E, 'invalid number suffix "{suffix}"', "a number
 register("parse/error-category", E, 'unknown error category "{name}"', "an `error` with an unknown category")
 
 # ---- manifest and design loading ----------------------------------------------------------
-register("manifest/unknown-key", W, "{key} is not a manifest key and is ignored", "a manifest key kit does not know")
+register("manifest/unknown-key", W, "{key} is not a manifest key and is ignored{hint}",
+         "a manifest key kit does not know")
 register("manifest/removed-key", E, "{key} is no longer a manifest key - {note}; drop it",
          "a manifest key removed in an earlier release")
 register("manifest/value", E, "{message}", "a manifest value of the wrong type or outside its allowed set")

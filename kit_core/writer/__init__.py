@@ -62,6 +62,7 @@ ALL_TARGETS = ("go", "docs")
 @dataclass(slots=True)
 class WriteReport:
     written: list[str] = field(default_factory=list)  # created or replaced
+    gen_once_created: list[str] = field(default_factory=list)  # the GEN-ONCE files among `written`
     unchanged: list[str] = field(default_factory=list)  # REGEN, byte-identical: not touched
     skipped_gen_once: list[str] = field(default_factory=list)  # GEN-ONCE already present
     swept: list[str] = field(default_factory=list)  # stale REGEN files deleted
@@ -173,6 +174,8 @@ def write_outputs(
         report.problems.append(problem(host, "output/write-failed", "", reason=reason))
         return report
     report.written = sorted(w.path for w in plan.writes)
+    gen_once = {f.path for f in files if f.owner is Owner.GEN_ONCE}
+    report.gen_once_created = [p for p in report.written if p in gen_once]
     report.unchanged = sorted(plan.unchanged)
     report.skipped_gen_once = sorted(plan.skipped_gen_once)
     report.swept = [w.path for w in plan.sweep]

@@ -170,6 +170,10 @@ def register(server: KitLanguageServer) -> None:
     @server.thread()
     def code_action(ls: KitLanguageServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
         doc = ls.state.docs.get(params.text_document.uri)
+        if doc is not None and doc.kind == "manifest":  # a misspelt key
+            from kit_lsp.manifest_lang import manifest_fixes
+
+            return manifest_fixes(doc, list(params.context.diagnostics), ls.state.encoding)
         if doc is not None and doc.kind == "proto":  # stub drift on an RPC
             diags = params.context.diagnostics
             return [a for d in diags for a in _quick_fixes(d, ls.stub_drift.fixes(doc.path, d, ls.state.encoding))]

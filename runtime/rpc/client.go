@@ -99,10 +99,7 @@ func clientAccessLog(l log.Logger) grpc.UnaryClientInterceptor {
 		start := time.Now()
 		err := invoker(ctx, method, req, reply, cc, opts...)
 		code := status.Code(err)
-		level := log.LevelInfo
-		if serverFault(code) {
-			level = log.LevelError
-		}
+		level := callLevel(code) // the server's table: its faults are ERROR on both ends
 		attrs := []slog.Attr{
 			slog.String("method", method),
 			slog.String("target", cc.Target()),

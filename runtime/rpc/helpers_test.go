@@ -23,6 +23,7 @@ import (
 
 	"github.com/kitdev/kit/runtime/log"
 	"github.com/kitdev/kit/runtime/rpc"
+	"github.com/kitdev/kit/runtime/server"
 )
 
 // The test service "kit.test.Echo" is written by hand (no generated code):
@@ -58,7 +59,7 @@ func TestMain(m *testing.M) {
 var release = make(chan struct{})
 
 // behave answers a request text: "ok:x", "panic", "status:<code>",
-// "http:<status>", "canceled", "deadline", "unknown", "sleep:<dur>" (ignores
+// "http:<status>", "notimpl" (a fresh stub's error), "canceled", "deadline", "unknown", "sleep:<dur>" (ignores
 // the context), "block" (until release or the context ends), "deadline?"
 // (the time left before the call's deadline, or "none").
 func behave(ctx context.Context, text string) (string, error) {
@@ -76,6 +77,8 @@ func behave(ctx context.Context, text string) (string, error) {
 	case "http":
 		n, _ := strconv.Atoi(arg)
 		return "", fmt.Errorf("context: %w", typedErr{n})
+	case "notimpl":
+		return "", server.NotImplemented("Call")
 	case "canceled":
 		return "", fmt.Errorf("op: %w", context.Canceled)
 	case "deadline":

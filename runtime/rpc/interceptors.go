@@ -136,15 +136,27 @@ func (s *Server) panicked(ctx context.Context, method string, p any) error {
 	return status.Error(grpccodes.Internal, MsgInternal)
 }
 
-// serverFault reports the codes logged at error level: the ones standing
-// for a 5xx answer.
-func serverFault(c grpccodes.Code) bool {
+// callLevel is the level of a call's access-log line, by the cause of its
+// code:
+//   - ERROR for server faults: Internal (panics and unhandled errors answer
+//     it) and DataLoss;
+//   - WARN for outcomes that may be the server's or a dependency's doing and
+//     deserve a look, though the logic may return them on purpose: Unknown,
+//     Unavailable, DeadlineExceeded (the call's deadline passed);
+//   - INFO for the rest: OK, codes the caller caused (Canceled,
+//     InvalidArgument, Unauthenticated, PermissionDenied, ...) and those the
+//     design answers on purpose (NotFound, AlreadyExists, FailedPrecondition,
+//     Aborted, OutOfRange, ResourceExhausted, Unimplemented: a fresh stub).
+//
+// This mirrors the HTTP access log, where 4xx is INFO.
+func callLevel(c grpccodes.Code) log.Level {
 	switch c {
-	case grpccodes.Unknown, grpccodes.Internal, grpccodes.DataLoss, grpccodes.Unavailable,
-		grpccodes.DeadlineExceeded, grpccodes.Unimplemented:
-		return true
+	case grpccodes.Internal, grpccodes.DataLoss:
+		return log.LevelError
+	case grpccodes.Unknown, grpccodes.Unavailable, grpccodes.DeadlineExceeded:
+		return log.LevelWarn
 	}
-	return false
+	return log.LevelInfo
 }
 
 // logCall writes the access-log line "grpc request": method, code,
@@ -152,10 +164,7 @@ func serverFault(c grpccodes.Code) bool {
 // built by log.New (the default) the line is appended by hand and written at
 // once, byte for byte what the slog handler writes (as the HTTP access log).
 func (s *Server) logCall(ctx context.Context, method string, code grpccodes.Code, start time.Time) {
-	level := log.LevelInfo
-	if serverFault(code) {
-		level = log.LevelError
-	}
+	level := callLevel(code)
 	l := s.Logger()
 	if src, ok := l.(jsonline.Source); ok {
 		if sink := src.LineSink(); sink != nil {

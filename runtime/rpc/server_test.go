@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -547,5 +548,52 @@ func TestAPanicInsideAStreamInterceptorIsRecovered(t *testing.T) {
 	}
 	if out, err := h.call(context.Background(), "ok:alive"); err != nil || out != "alive" {
 		t.Fatalf("the server stopped serving: %q %v", out, err)
+	}
+}
+
+// The access-log level follows the cause of the code: server faults are
+// ERROR, outcomes worth a look WARN, client-caused and designed ones INFO.
+func TestAccessLogLevelByCause(t *testing.T) {
+	logs := captureLogs(t)
+	h := newHarness(t)
+	want := map[codes.Code]string{
+		codes.Canceled: "INFO", codes.Unknown: "WARN", codes.InvalidArgument: "INFO",
+		codes.DeadlineExceeded: "WARN", codes.NotFound: "INFO", codes.AlreadyExists: "INFO",
+		codes.PermissionDenied: "INFO", codes.ResourceExhausted: "INFO", codes.FailedPrecondition: "INFO",
+		codes.Aborted: "INFO", codes.OutOfRange: "INFO", codes.Unimplemented: "INFO",
+		codes.Internal: "ERROR", codes.Unavailable: "WARN", codes.DataLoss: "ERROR",
+		codes.Unauthenticated: "INFO",
+	}
+	for c := codes.Canceled; c <= codes.Unauthenticated; c++ {
+		if _, err := h.call(context.Background(), "status:"+strconv.Itoa(int(c))); status.Code(err) != c {
+			t.Fatalf("status:%d answered %v", c, err)
+		}
+	}
+	_, _ = h.call(context.Background(), "panic")
+	_, _ = h.call(context.Background(), "unknown")
+	lines := logs.withMsg(t, "grpc request")
+	if len(lines) != len(want)+2 {
+		t.Fatalf("%d access lines, want %d", len(lines), len(want)+2)
+	}
+	for i, c := 0, codes.Canceled; c <= codes.Unauthenticated; i, c = i+1, c+1 {
+		if l := lines[i]; l["code"] != c.String() || l["level"] != want[c] {
+			t.Errorf("%v: logged %v at %v, want %v", c, l["code"], l["level"], want[c])
+		}
+	}
+	for _, l := range lines[len(want):] { // a panic, an unhandled error: both Internal
+		if l["code"] != "Internal" || l["level"] != "ERROR" {
+			t.Errorf("server fault logged %v at %v", l["code"], l["level"])
+		}
+	}
+}
+
+// A fresh HTTP stub's error reaching a gRPC call answers Unimplemented with
+// the words a fresh gRPC stub uses.
+func TestNotImplementedIsUnimplemented(t *testing.T) {
+	captureLogs(t)
+	h := newHarness(t)
+	_, err := h.call(context.Background(), "notimpl")
+	if s := status.Convert(err); s.Code() != codes.Unimplemented || s.Message() != "Call is not implemented yet" {
+		t.Fatalf("got %v %q", s.Code(), s.Message())
 	}
 }

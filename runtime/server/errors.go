@@ -176,6 +176,8 @@ func WriteValidationError(w http.ResponseWriter, r *http.Request, err error) {
 //     cancelled): nothing is written and the access log records 499;
 //   - an error wrapping context.DeadlineExceeded: 504 {"message":"gateway
 //     timeout"};
+//   - a NotImplementedError (a fresh logic stub): 501 {"message":"<Method>
+//     is not implemented yet"};
 //   - an error with HTTPStatus() int (typed DSL errors, found with
 //     errors.As): its WriteResponseHeaders if any, then its status and its
 //     JSON body;
@@ -198,6 +200,9 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	if isDeadline {
 		WriteFrameworkError(w, http.StatusGatewayTimeout, MsgGatewayTimeout)
+		return
+	}
+	if writeNotImplemented(w, err) {
 		return
 	}
 	var hs httpStatuser

@@ -65,6 +65,9 @@ func TestWriteError(t *testing.T) {
 			`{"message":"gateway timeout"}`, map[string]string{"X-Content-Type-Options": "nosniff"}},
 		{"unknown", errors.New("boom"), 500,
 			`{"message":"internal server error"}`, map[string]string{"X-Content-Type-Options": "nosniff"}},
+		{"not implemented (a fresh stub)", fmt.Errorf("logic: %w", server.NotImplemented("CreateTodo")), 501,
+			`{"message":"CreateTodo is not implemented yet"}`,
+			map[string]string{"X-Content-Type-Options": "nosniff", "Content-Type": "application/json; charset=utf-8"}},
 		{"canceled while client still there", context.Canceled, 500,
 			`{"message":"internal server error"}`, nil},
 	}

@@ -310,7 +310,8 @@ func (t *Telemetry) startAdmin(addr string) error {
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return fmt.Errorf("telemetry: metrics listener: %w", err)
+		// names the setting to change: two services on one machine both default to :9090
+		return fmt.Errorf("metrics listener: %w (set metrics.adminAddr, or empty to disable)", err)
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET "+path, t.MetricsHandler())

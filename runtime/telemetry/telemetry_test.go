@@ -567,3 +567,24 @@ func TestExporterNoneGivesIDsOnly(t *testing.T) {
 		t.Fatalf("outbound traceparent %q", outbound)
 	}
 }
+
+// A scrape address already taken (two services on one machine) names the setting to change.
+func TestAdminListenerInUseNamesTheSetting(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = taken.Close() }()
+	cfg := config(false, true)
+	cfg.Metrics.AdminAddr = taken.Addr().String()
+	tel, err := telemetry.Init(context.Background(), cfg, telemetry.WithoutGlobals())
+	if err == nil {
+		_ = tel.Shutdown(context.Background())
+		t.Fatal("Init bound an address already in use")
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "metrics listener: listen tcp "+taken.Addr().String()) ||
+		!strings.HasSuffix(msg, "address already in use (set metrics.adminAddr, or empty to disable)") {
+		t.Fatalf("error %q", msg)
+	}
+}

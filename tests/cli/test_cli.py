@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -111,3 +113,76 @@ def test_gen_in_process_runs_without_cyclic_collections(tmp_path: Path, monkeypa
     monkeypatch.setattr(regenerate, "regenerate", watched)
     assert main(["gen", str(tmp_path / "design")]) == 0
     assert during == [False] and gc.isenabled()
+
+
+# --------------------------------------------------------------------------- first-hour edges
+
+
+def test_help_names_a_command() -> None:
+    top = run("help")
+    assert top.returncode == 0 and "{init,gen,fmt,diff,version,help}" in top.stdout
+    gen = run("help", "gen")
+    assert gen.returncode == 0 and gen.stdout == run("gen", "--help").stdout
+    assert "the project root (the nearest folder at or above PATH holding go.mod)" in gen.stdout
+    assert run("help", "fmt").stdout == run("fmt", "--help").stdout
+    nope = run("help", "nope")
+    assert nope.returncode == 2 and "unknown command 'nope'" in nope.stderr
+
+
+def test_init_suggests_the_same_gen_form_as_everything_else(tmp_path: Path) -> None:
+    (tmp_path / "go.mod").write_text("module example.com/x\n\ngo 1.26\n")
+    out = run("init", "design", cwd=tmp_path)
+    assert "run: kit gen design, then go mod tidy" in out.stdout and "-f" not in out.stdout
+
+
+@pytest.mark.parametrize("args", [("gen", "nowhere"), ("gen", "-f", "nowhere")])
+def test_a_missing_design_folder_is_named_as_such(tmp_path: Path, args: tuple[str, ...]) -> None:
+    out = run(*args, cwd=tmp_path)
+    assert (out.returncode, out.stderr) == (2, "kit: nowhere: no such design folder\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_misspelt_manifest_key_gets_did_you_mean(tmp_path: Path) -> None:
+    design = tmp_path / "design"
+    design.mkdir()
+    (design / "kit.design.yaml").write_text("outptu:\n  fileCase: snake\n")
+    (design / "a.kit").write_text("package shop\n\ntype lower {}\n")
+    out = run("gen", "design", cwd=tmp_path)
+    assert (
+        "design/kit.design.yaml:1:1: warning manifest/unknown-key: "
+        "outptu is not a manifest key and is ignored - did you mean output?"
+    ) in out.stderr
+
+
+def _project(root: Path) -> Path:
+    shutil.copytree(Path(__file__).resolve().parents[2] / "examples/todo/design", root / "design")
+    (root / "go.mod").write_text("module example.com/todo\n\ngo 1.26\n")
+    return root
+
+
+SUMMARY = re.compile(
+    r"^kit: (\d+) files: (\d+) regenerated \((\d+) written, (\d+) unchanged\), "
+    r"(\d+) yours \((\d+) created, (\d+) kept\); (\d+) swept$",
+    re.MULTILINE,
+)
+
+
+@pytest.mark.skipif(shutil.which("go") is None, reason="kit gen pins the runtime with the go command")
+def test_gen_from_inside_the_project_and_summaries_that_add_up(tmp_path: Path) -> None:
+    """`kit gen` from `internal/` finds the design (the project root's `design/`); the first
+    run and the next count the same files, in groups a user can reconcile."""
+    root = _project(tmp_path)
+    first = run("gen", cwd=root)
+    assert first.returncode == 0, first.stderr
+    (root / "internal" / "deep").mkdir()
+    second = run("gen", cwd=root / "internal" / "deep")
+    assert second.returncode == 0, second.stderr
+    a = [int(n) for n in SUMMARY.search(first.stdout).groups()]  # type: ignore[union-attr]
+    b = [int(n) for n in SUMMARY.search(second.stdout).groups()]  # type: ignore[union-attr]
+    for total, regen, written, unchanged, yours, created, kept, _ in (a, b):
+        assert total == regen + yours and regen == written + unchanged and yours == created + kept
+    assert a[0] == b[0] and a[1] == b[1] and a[4] == b[4]  # the same files, run after run
+    assert (a[5], a[6]) == (a[4], 0) and (b[2], b[5], b[6]) == (0, 0, b[4])  # created, then kept
+    owned = [p for p in root.rglob("*") if p.is_file() and "design" not in p.parts
+             and p.name not in ("go.mod", "go.sum")]
+    assert a[0] == len(owned)  # every file kit owns, counted once

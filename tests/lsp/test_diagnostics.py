@@ -75,6 +75,27 @@ async def test_manifest_diagnostics(client: LanguageClient, design: Path) -> Non
     close_doc(client, uri)
 
 
+async def test_a_misspelt_manifest_key_gets_did_you_mean_and_a_quick_fix(client: LanguageClient, design: Path) -> None:
+    path = design / "design/kit.design.yaml"
+    uri = open_doc(client, path, path.read_text() + "outptu:\n  fileCase: snake\n")
+    diags = await wait_for_diagnostics(client, uri, lambda ds: "manifest/unknown-key" in codes(ds))
+    warning = next(d for d in diags if d.code == "manifest/unknown-key")
+    assert warning.message == "outptu is not a manifest key and is ignored - did you mean output?"
+    actions = await client.text_document_code_action_async(
+        lsp.CodeActionParams(
+            lsp.TextDocumentIdentifier(uri), warning.range, lsp.CodeActionContext(diagnostics=[warning])
+        )
+    )
+    assert actions is not None and [a.title for a in actions] == ["Change to output"]  # type: ignore[union-attr]
+    edit = actions[0].edit  # type: ignore[union-attr]
+    assert edit is not None and edit.changes is not None
+    (change,) = edit.changes[uri]
+    assert (change.range, change.new_text) == (warning.range, "output")
+    replace_all(client, uri, path.read_text())
+    await wait_for_diagnostics(client, uri, lambda ds: not ds)
+    close_doc(client, uri)
+
+
 async def test_file_outside_a_design_is_checked_alone(client: LanguageClient, tmp_path: Path) -> None:
     uri = open_doc(client, tmp_path / "loose.kit", "package loose\ntype T {\n\ta Missing\n}\n")
     diags = await wait_for_diagnostics(client, uri, lambda ds: bool(ds))

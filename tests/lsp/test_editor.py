@@ -231,7 +231,10 @@ async def test_code_lenses_and_open(client: LanguageClient, project: Path) -> No
     ]
     _generate(project)
     stub = project / "internal/service/items/create_item.go"
-    todo = "\t// TODO: implement CreateItem.\n\treturn nil, nil"
+    todo = (
+        '\t// TODO: implement CreateItem; until then callers get 501 {"message":"CreateItem is not implemented yet"}.\n'
+        '\treturn nil, svccontext.NotImplemented("CreateItem")'
+    )
     stub.write_text(stub.read_text().replace(todo, "\treturn req, nil"))
     lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(lsp.TextDocumentIdentifier(uri)))
     assert lenses is not None

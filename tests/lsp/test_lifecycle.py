@@ -78,6 +78,18 @@ async def test_invalid_settings_are_reported_and_defaults_kept(tmp_path: Path) -
 def test_version_flag() -> None:
     out = subprocess.run([*SERVER, "-version"], capture_output=True, text=True, timeout=30, check=True)
     assert out.stdout.startswith("kit-lsp ")
+    out = subprocess.run([*SERVER, "--version"], capture_output=True, text=True, timeout=30, check=True)
+    assert out.stdout.startswith("kit-lsp ")
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_help_flag_prints_usage_and_exits_0(flag: str) -> None:
+    """Run by hand, `kit-lsp --help` explains itself (stdin closed: it must not wait for an editor)."""
+    out = subprocess.run(
+        [*SERVER, flag], capture_output=True, text=True, timeout=30, check=False, stdin=subprocess.DEVNULL
+    )
+    assert out.returncode == 0 and out.stdout.startswith("usage: kit-lsp "), (out.returncode, out.stderr)
+    assert "--version" in out.stdout and "Language Server Protocol" in out.stdout
 
 
 @pytest.mark.asyncio

@@ -17,6 +17,12 @@ from kit_core import program
 from kit_core.generators import go, openapi
 from kit_core.writer import write_outputs
 
+# the body of a fresh stub (what the user replaces)
+FRESH_BODY = (
+    '\t// TODO: implement CreateItem; until then callers get 501 {"message":"CreateItem is not implemented yet"}.\n'
+    '\treturn nil, svccontext.NotImplemented("CreateItem")\n'
+)
+
 HERE = Path(__file__).parent / "nvim"
 
 KIT = """\
@@ -71,7 +77,7 @@ def _project(root: Path) -> Path:
     files = go.generate(ctx)[0] + openapi.generate(ctx)
     assert write_outputs(root, files, design.manifest).ok
     stub = root / "internal/service/items/create_item.go"
-    stub.write_text(stub.read_text().replace("\t// TODO: implement CreateItem.\n\treturn nil, nil\n", BODY))
+    stub.write_text(stub.read_text().replace(FRESH_BODY, BODY))
     return root
 
 

@@ -24,6 +24,12 @@ from lsp_helpers import (
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
+# the body of a fresh stub (what the user replaces)
+FRESH_BODY = (
+    '\t// TODO: implement CreateItem; until then callers get 501 {"message":"CreateItem is not implemented yet"}.\n'
+    '\treturn nil, svccontext.NotImplemented("CreateItem")\n'
+)
+
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 KIT = """\
@@ -178,7 +184,7 @@ async def test_a_method_renamed_in_the_editor_keeps_its_code_even_with_new_types
     await next_log(client, start, "kit: generated", timeout=60)
     stub = project / "internal/service/items/create_item.go"
     body = '\tl.Info("kept")\n\treturn nil, nil\n'
-    stub.write_text(stub.read_text().replace("\t// TODO: implement CreateItem.\n\treturn nil, nil\n", body))
+    stub.write_text(stub.read_text().replace(FRESH_BODY, body))
     await wait_for_diagnostics(client, uri)
     before = KIT[: KIT.index("CreateItem")]
     at = lsp.Position(before.count("\n"), len(before.rsplit("\n", 1)[-1]))

@@ -16,7 +16,11 @@ def _implement(root: Path, path: str = OLD, method: str = "CreateItem") -> None:
     stub = root / path
     text = stub.read_text()
     text = text.replace(f"func (l *{method}Service) {method}(req ", f"func (s *{method}Service) {method}(in ")
-    text = text.replace(f"\t// TODO: implement {method}.\n\treturn nil, nil\n", BODY.replace("l.Info", "s.Info"))
+    fresh = (
+        f'\t// TODO: implement {method}; until then callers get 501 {{"message":"{method} is not implemented yet"}}.\n'
+        f'\treturn nil, svccontext.NotImplemented("{method}")\n'
+    )
+    text = text.replace(fresh, BODY.replace("l.Info", "s.Info"))
     text = text.replace('import (\n\t"context"\n', 'import (\n\t"context"\n\t"strings"\n')
     stub.write_text(text)
 

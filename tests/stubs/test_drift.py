@@ -12,6 +12,12 @@ from kit_core.stubs import drift_diagnostics, find_drift
 from kit_core.stubs.carry import stub_method
 from kit_core.stubs.edits import apply_edits
 
+# the body of a fresh stub (what the user replaces)
+FRESH_BODY = (
+    '\t// TODO: implement CreateItem; until then callers get 501 {"message":"CreateItem is not implemented yet"}.\n'
+    '\treturn nil, svccontext.NotImplemented("CreateItem")\n'
+)
+
 STUB = "internal/service/items/create_item.go"
 BODY = '\tl.Info("create", "name", in.Name)\n\treturn &types.Item{Name: in.Name}, nil\n'
 
@@ -20,7 +26,7 @@ def _implement(root: Path) -> Path:
     """The user's edit: a body, their own parameter name."""
     stub = root / STUB
     text = stub.read_text().replace("CreateItem(req *types.NewItem)", "CreateItem(in *types.NewItem)")
-    text = text.replace("\t// TODO: implement CreateItem.\n\treturn nil, nil\n", BODY)
+    text = text.replace(FRESH_BODY, BODY)
     stub.write_text(text)
     return stub
 

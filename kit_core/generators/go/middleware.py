@@ -1,4 +1,5 @@
-"""Middleware artefacts: GEN-ONCE scaffolds and the REGEN slots of `svccontext/middlewares.go`."""
+"""Middleware artefacts: GEN-ONCE scaffolds and the REGEN slots of `svccontext/middlewares.go`
+(which also holds `NotImplemented`, the error fresh logic stubs return)."""
 
 from __future__ import annotations
 
@@ -28,8 +29,7 @@ def scaffold(g: GoGen, decl: MiddlewareDecl) -> OutputFile:
 
 def slots(g: GoGen, decls: list[MiddlewareDecl]) -> OutputFile:
     imports = g.imports()
-    if decls:
-        imports.std(f"{g.runtime}/server")
+    imports.std(f"{g.runtime}/server")  # slots are server.Middleware; NotImplemented wraps the server's
     path = f"{g.layout.svccontext_dir}/middlewares.go" if g.layout.svccontext_dir else "middlewares.go"
     views = [(d.name, decl_doc(d)) for d in decls]
     return go_file(path, Owner.REGEN, "svccontext", "middlewares.go.j2", imports, middlewares=views)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from kit_core.generators.base import OutputFile, Owner
 from kit_core.generators.go.gocontext import GoGen
-from kit_core.generators.go.render import go_file
+from kit_core.generators.go.render import go_file, go_string
 from kit_core.semantics import MethodInfo
 
 
@@ -15,7 +15,7 @@ class StubView:
     name: str
     params: str  # "req *types.CreateTodoReq" / "w http.ResponseWriter, r *http.Request" / ""
     results: str  # "(*types.Todo, error)" / "error"
-    returns: str  # "nil, nil" / "nil"
+    returns: str  # "nil, svccontext.NotImplemented(\"CreateTodo\")" / "svccontext.NotImplemented(\"CreateTodo\")"
     pattern: str
 
 
@@ -25,15 +25,18 @@ def generate(g: GoGen, m: MethodInfo) -> OutputFile:
     log = g.rt(imports, "log")
     imports.std(g.layout.import_path(g.layout.svccontext_dir))
     mapper = g.mapper(imports, m.package, "types")
+    # the error comes from svccontext, which the stub imports anyway: a user who replaces
+    # the body is left with no unused import (a runtime `server` import would be)
+    returns = f"svccontext.NotImplemented({go_string(m.method.name)})"
     if m.passthrough:
         http = imports.std("net/http")
-        params, results, returns = f"w {http}.ResponseWriter, r *{http}.Request", "error", "nil"
+        params, results = f"w {http}.ResponseWriter, r *{http}.Request", "error"
     else:
         params = f"req *{mapper.shape(m.request)}" if m.request is not None else ""
         if m.response is not None:
-            results, returns = f"(*{mapper.shape(m.response)}, error)", "nil, nil"
+            results, returns = f"(*{mapper.shape(m.response)}, error)", f"nil, {returns}"
         else:
-            results, returns = "error", "nil"
+            results = "error"
     view = StubView(m.method.name, params, results, returns, m.mux_pattern)
     path = f"{g.layout.join(g.layout.service, m.output_dir)}/{m.file_stem}.go"
     return go_file(path, Owner.GEN_ONCE, m.package, "stub.go.j2", imports, s=view, log=log)

@@ -48,7 +48,7 @@ func run(configPath string) error {
 
 	tel, err := telemetry.Init(ctx, cfg.Telemetry())
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", configPath, err)
 	}
 	defer func() { _ = tel.Shutdown(context.Background()) }()
 
@@ -61,7 +61,7 @@ func run(configPath string) error {
 
 	ln, err := srv.Listen(cfg.Server.Addr)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: http listener: %w (set server.addr)", configPath, err)
 	}
 	fmt.Printf("%s listening on http://%s\n", cfg.ServiceName, ln.Addr())
 	errc := make(chan error, 1)

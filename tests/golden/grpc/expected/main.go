@@ -50,7 +50,7 @@ func run(configPath string) error {
 
 	tel, err := telemetry.Init(ctx, cfg.Telemetry())
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", configPath, err)
 	}
 	defer func() { _ = tel.Shutdown(context.Background()) }()
 
@@ -72,12 +72,12 @@ func run(configPath string) error {
 
 	ln, err := srv.Listen(cfg.Server.Addr)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: http listener: %w (set server.addr)", configPath, err)
 	}
 	fmt.Printf("%s listening on http://%s\n", cfg.ServiceName, ln.Addr())
 	grpcLn, err := grpcSrv.Listen(cfg.GRPC.Addr)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: grpc listener: %w (set grpc.addr)", configPath, err)
 	}
 	fmt.Printf("%s listening on grpc://%s\n", cfg.ServiceName, grpcLn.Addr())
 	errc := make(chan error, 2)

@@ -14,3 +14,7 @@ type APIKeyMiddleware = server.Middleware
 type Middlewares struct {
 	APIKey APIKeyMiddleware
 }
+
+// NotImplemented is what a fresh logic stub returns: callers get 501
+// {"message":"<method> is not implemented yet"} (gRPC: Unimplemented, the same words).
+func NotImplemented(method string) error { return server.NotImplemented(method) }

@@ -2,7 +2,15 @@
 
 package svccontext
 
+import (
+	"github.com/kitdev/kit/runtime/server"
+)
+
 // Middlewares holds one slot per declared middleware; ServiceContext embeds it. A slot
 // that a route applies must be set, or wiring.Register fails at startup.
 type Middlewares struct {
 }
+
+// NotImplemented is what a fresh logic stub returns: callers get 501
+// {"message":"<method> is not implemented yet"} (gRPC: Unimplemented, the same words).
+func NotImplemented(method string) error { return server.NotImplemented(method) }

@@ -29,6 +29,6 @@ func NewPingService(ctx context.Context, svcCtx *svccontext.ServiceContext) *Pin
 
 // Ping implements GET /ping.
 func (l *PingService) Ping() (*types.Ping, error) {
-	// TODO: implement Ping.
-	return nil, nil
+	// TODO: implement Ping; until then callers get 501 {"message":"Ping is not implemented yet"}.
+	return nil, svccontext.NotImplemented("Ping")
 }

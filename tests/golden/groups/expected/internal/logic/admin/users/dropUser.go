@@ -29,6 +29,6 @@ func NewDropUserService(ctx context.Context, svcCtx *svccontext.ServiceContext) 
 
 // DropUser implements DELETE /users/{id}.
 func (l *DropUserService) DropUser(req *types.UserReq) error {
-	// TODO: implement DropUser.
-	return nil
+	// TODO: implement DropUser; until then callers get 501 {"message":"DropUser is not implemented yet"}.
+	return svccontext.NotImplemented("DropUser")
 }

@@ -29,6 +29,6 @@ func NewGetUserService(ctx context.Context, svcCtx *svccontext.ServiceContext) *
 
 // GetUser implements GET /users/{id}.
 func (l *GetUserService) GetUser(req *types.UserReq) (*types.User, error) {
-	// TODO: implement GetUser.
-	return nil, nil
+	// TODO: implement GetUser; until then callers get 501 {"message":"GetUser is not implemented yet"}.
+	return nil, svccontext.NotImplemented("GetUser")
 }

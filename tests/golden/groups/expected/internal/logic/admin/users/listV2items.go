@@ -28,6 +28,6 @@ func NewListV2ItemsService(ctx context.Context, svcCtx *svccontext.ServiceContex
 
 // ListV2Items implements GET /reports.
 func (l *ListV2ItemsService) ListV2Items() error {
-	// TODO: implement ListV2Items.
-	return nil
+	// TODO: implement ListV2Items; until then callers get 501 {"message":"ListV2Items is not implemented yet"}.
+	return svccontext.NotImplemented("ListV2Items")
 }
