@@ -89,8 +89,6 @@ def logic_stub(v: ServiceView, r: Rpc) -> OutputFile:
     n.std("context")
     log = n.rt("log")
     n.svccontext()
-    n.std(f"{GRPC}/codes")
-    n.std(f"{GRPC}/status")
     params, results = logic_signature(n, r)
     doc = f"{r.go_name} implements {r.full_method}." + (f"\n\n{r.doc}" if r.doc else "")
     path = posixpath.join(v.logic_dir, v.rpc_file(r))

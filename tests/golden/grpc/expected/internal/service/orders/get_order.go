@@ -6,8 +6,6 @@ import (
 	"context"
 
 	"github.com/kitdev/kit/runtime/log"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
 	"example.com/golden/internal/pb/orders/v1"
 	"example.com/golden/svccontext"
@@ -34,5 +32,5 @@ func NewGetOrderLogic(ctx context.Context, svcCtx *svccontext.ServiceContext) *G
 // GetOrder returns one order.
 func (l *GetOrderLogic) GetOrder(req *v1.GetOrderRequest) (*v1.Order, error) {
 	// TODO: implement GetOrder; until then callers get Unimplemented.
-	return nil, status.Error(codes.Unimplemented, "GetOrder is not implemented yet")
+	return nil, svccontext.NotImplemented("GetOrder")
 }

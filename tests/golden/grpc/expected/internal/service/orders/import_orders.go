@@ -7,8 +7,6 @@ import (
 
 	"github.com/kitdev/kit/runtime/log"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"example.com/golden/internal/pb/orders/v1"
@@ -34,5 +32,5 @@ func NewImportOrdersLogic(ctx context.Context, svcCtx *svccontext.ServiceContext
 // ImportOrders implements /orders.v1.Orders/ImportOrders.
 func (l *ImportOrdersLogic) ImportOrders(stream grpc.ClientStreamingServer[v1.Order, emptypb.Empty]) error {
 	// TODO: implement ImportOrders; until then callers get Unimplemented.
-	return status.Error(codes.Unimplemented, "ImportOrders is not implemented yet")
+	return svccontext.NotImplemented("ImportOrders")
 }

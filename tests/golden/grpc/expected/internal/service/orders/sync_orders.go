@@ -7,8 +7,6 @@ import (
 
 	"github.com/kitdev/kit/runtime/log"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
 	"example.com/golden/internal/pb/orders/v1"
 	"example.com/golden/svccontext"
@@ -33,5 +31,5 @@ func NewSyncOrdersLogic(ctx context.Context, svcCtx *svccontext.ServiceContext) 
 // SyncOrders implements /orders.v1.Orders/SyncOrders.
 func (l *SyncOrdersLogic) SyncOrders(stream grpc.BidiStreamingServer[v1.Order, v1.Order_Line]) error {
 	// TODO: implement SyncOrders; until then callers get Unimplemented.
-	return status.Error(codes.Unimplemented, "SyncOrders is not implemented yet")
+	return svccontext.NotImplemented("SyncOrders")
 }

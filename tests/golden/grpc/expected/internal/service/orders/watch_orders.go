@@ -7,8 +7,6 @@ import (
 
 	"github.com/kitdev/kit/runtime/log"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
 	"example.com/golden/internal/pb/orders/v1"
 	"example.com/golden/svccontext"
@@ -33,5 +31,5 @@ func NewWatchOrdersLogic(ctx context.Context, svcCtx *svccontext.ServiceContext)
 // WatchOrders implements /orders.v1.Orders/WatchOrders.
 func (l *WatchOrdersLogic) WatchOrders(req *v1.GetOrderRequest, stream grpc.ServerStreamingServer[v1.Order]) error {
 	// TODO: implement WatchOrders; until then callers get Unimplemented.
-	return status.Error(codes.Unimplemented, "WatchOrders is not implemented yet")
+	return svccontext.NotImplemented("WatchOrders")
 }
