@@ -29,7 +29,7 @@ def test_a_settled_go_mod_is_not_read_again_until_it_changes(
     project.mkdir()
     mod = project / "go.mod"
     mod.write_text("module example.com/app\n\ngo 1.26\n")
-    copy = runtime_dist.materialize()
+    copy = runtime_dist.runtime()
     assert gomod.pin_runtime(project, copy)  # pinned: a notice
     pinned = mod.read_text()
     assert runtime_dist.RUNTIME_MODULE in pinned
