@@ -14,39 +14,16 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from fresh_machine import REPO, clean_env, copy_checkout, free_port
+from fresh_machine import REPO, copy_checkout, free_port, newcomer_env
 from readme_walk import Session, expectations, same_output, steps
 
 from kit_core.runtime_dist import RUNTIME_MODULE, go_version
 
 TOOLS = ("go", "git", "curl", "bash", "cc")
 pytestmark = pytest.mark.skipif(not all(shutil.which(t) for t in TOOLS), reason=f"{', '.join(TOOLS)} are needed")
-
-
-def go_env(name: str) -> str:
-    return subprocess.run(["go", "env", name], capture_output=True, text=True, check=True).stdout.strip()
-
-
-def newcomer_env(home: Path) -> dict[str, str]:
-    env = clean_env(drop=("XDG_", "GO", "PIP_"))
-    env["HOME"] = str(home)
-    # The machine's Go module and build caches and pip's download cache: downloads are not
-    # what this test is about. kit's own cache is the newcomer's (under HOME).
-    for name in ("GOMODCACHE", "GOCACHE", "GOPATH", "GOTOOLCHAIN"):
-        env[name] = go_env(name)
-    env["PIP_CACHE_DIR"] = subprocess.run(
-        [sys.executable, "-m", "pip", "cache", "dir"], capture_output=True, text=True, check=False
-    ).stdout.strip() or str(home / ".cache" / "pip")
-    # kit's runtime module is unpublished: were the go command to look it up anywhere, it
-    # would go straight to its (nonexistent) repository and fail.
-    env["GOPRIVATE"] = "github.com/kitdev"
-    env["GOFLAGS"] = "-mod=mod"
-    return env
 
 
 def test_the_readme_first_hour_in_an_empty_folder(tmp_path: Path) -> None:
