@@ -152,7 +152,7 @@ def _message(gomod: GoMod, rt: Runtime, touched: list[str], copy_state: CopyStat
     if old is None:
         what = f"pinned the kit runtime {rt.version}: kit's copy of it in {where} (commit it with the project)"
     elif before is not None and before != rt.version:
-        what = f"kit was upgraded: moved the kit runtime from {before} to {rt.version} ({where} rewritten)"
+        what = f"kit was upgraded: moved the kit runtime from {before} to {rt.version}, kit's copy in {where}"
     elif legacy:
         what = f"moved the kit runtime {rt.version} into the project, to {where} (commit it)"
     elif copy_state is CopyState.ABSENT:

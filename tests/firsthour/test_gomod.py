@@ -155,7 +155,7 @@ def test_upgrading_kit_moves_the_project_and_says_so(tmp_path: Path) -> None:
     notices = gomod.pin_runtime(project, new)
     assert len(notices) == 1
     assert notices[0].message.startswith(
-        f"kit was upgraded: moved the kit runtime from v0.0.9 to v0.1.0 ({COPY}/ rewritten)"
+        f"kit was upgraded: moved the kit runtime from v0.0.9 to v0.1.0, kit's copy in {COPY}/"
     )
     after = go_json(project)
     assert after.requires[ROOT_MOD] == after.requires[NATS_MOD] == "v0.1.0"

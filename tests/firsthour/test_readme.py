@@ -1,9 +1,9 @@
 """A newcomer's first hour, from the README itself (so it cannot drift from what is tested):
 in an empty home folder beside a copy of this checkout, `pip install ./kit` builds the
 wheel into a fresh virtualenv, `kit init` writes go.mod, `kit gen` + `go mod tidy` make a
-project outside this repository that builds against the runtime the wheel carries (kit's
-runtime module is never fetched: it is unpublished), the service answers the README's
-`curl` lines. Then, with that installed kit: a project pinned by an older kit moves to this
+project outside this repository that builds against the runtime the wheel carries, copied
+into the project (kit's runtime module is never fetched: it is unpublished), the service
+answers the README's `curl` lines. Then, with that installed kit: a project pinned by an older kit moves to this
 one on `kit gen` and says so, and a project requiring a published runtime is left alone.
 
 The one thing the test changes on the way: the service's ports (free ones instead of
@@ -74,10 +74,14 @@ def built_against_the_wheels_runtime(session: Session, project: Path, home: Path
     mod = json.loads(session.shell("go mod edit -json").stdout)
     assert {r["Path"]: r["Version"] for r in mod["Require"]}[RUNTIME_MODULE] == go_version()
     (replace,) = [r for r in mod["Replace"] if r["Old"]["Path"] == RUNTIME_MODULE]
-    copy = Path(replace["New"]["Path"])
-    assert copy.parent == home / ".cache" / "kit" / "runtime"  # kit's cache, per version
-    source = json.loads((copy / ".kit-runtime.json").read_text())["source"]
-    assert "site-packages" in source  # copied from the installed wheel
+    assert replace["New"]["Path"] == "./third_party/kit-runtime"  # in the project: a clone builds
+    copy = project / "third_party" / "kit-runtime"
+    shipped, digest = session.shell(
+        'python -c "from kit_core import runtime_dist as r; print(r.shipped_runtime(), r.runtime().digest)"'
+    ).stdout.split()
+    assert "site-packages" in shipped  # the runtime the installed wheel carries...
+    assert json.loads((copy / ".kit-runtime.json").read_text())["digest"] == digest  # ...is the one copied
+    assert not (home / ".cache" / "kit" / "runtime").exists()  # no copy in kit's cache any more
     dir_used = session.shell(f"go list -m -f '{{{{.Dir}}}}' {RUNTIME_MODULE}").stdout.strip()
     assert dir_used == str(copy)
     session.shell("go build -o bin/hello .")
@@ -90,6 +94,7 @@ def upgrading_kit_moves_the_project(session: Session, project: Path, home: Path)
     session.shell(f"go mod edit -require={RUNTIME_MODULE}@v0.0.9 -replace={RUNTIME_MODULE}={old}")
     out = session.shell("kit gen design")
     assert f"kit was upgraded: moved the kit runtime from v0.0.9 to {go_version()}" in out.stderr
+    assert f"go.mod no longer points at kit's cache ({old})" in out.stderr
     assert str(old) not in (project / "go.mod").read_text()
     session.shell("go build -o bin/hello .")
 
