@@ -252,6 +252,16 @@ def test_a_runtime_the_user_chose_is_left_alone(tmp_path: Path, lines: str) -> N
     assert not (project / COPY).exists() or not any((project / COPY).iterdir())
 
 
+@pytest.mark.parametrize("required", ["v0.0.9", "v0.1.0-rc1", "v0.0.0-20260101000000-0123456789ab"])
+def test_an_older_published_runtime_is_left_alone_with_advice(tmp_path: Path, required: str) -> None:
+    text = f"module example.com/app\n\ngo 1.26\n\nrequire {ROOT_MOD} {required}\n"
+    project = go_mod(tmp_path / "app", text)
+    (notice,) = gomod.pin_runtime(project, runtime_dist.runtime(fake_runtime(tmp_path / "src"), "v0.1.0"))
+    assert notice.message.startswith(f"go.mod requires the published kit runtime {required}, older than this kit's")
+    assert f"run `go get {ROOT_MOD}@v0.1.0`" in notice.message
+    assert (project / "go.mod").read_text() == text and not (project / "third_party").exists()
+
+
 def test_a_go_mod_the_go_command_refuses_is_a_notice(tmp_path: Path) -> None:
     project = go_mod(tmp_path / "app", "module example.com/app\n\ngo 1.26\n\nrequire (\n")
     notices = gomod.pin_runtime(project, runtime_dist.runtime(fake_runtime(tmp_path / "src"), "v0.1.0"))
