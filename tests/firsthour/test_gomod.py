@@ -18,6 +18,7 @@ import pytest
 from kit_core import gomod, runtime_copy, runtime_dist
 from kit_core.cli import main
 from kit_core.manifest import STARTER
+from kit_core.writer.headers import has_kit_regen_header
 
 pytestmark = pytest.mark.skipif(shutil.which("go") is None, reason="the go command is needed")
 
@@ -117,6 +118,16 @@ def test_this_installation_ships_the_runtime() -> None:
     shipped = runtime_dist.shipped_runtime()
     assert (shipped / "go.mod").is_file()
     assert runtime_dist.modules(shipped)[0].path == ROOT_MOD
+
+
+def test_the_sweep_cannot_take_the_copy_of_the_real_runtime(tmp_path: Path) -> None:
+    """kit's sweep removes only files that carry its REGEN header (and only in output
+    folders): no file of the copy does, wherever a manifest puts its outputs."""
+    project = go_mod(tmp_path / "app")
+    gomod.pin_runtime(project, runtime_dist.runtime())
+    files = [p for p in (project / COPY).rglob("*") if p.is_file()]
+    assert len(files) > 50
+    assert not [p for p in files if has_kit_regen_header(p.read_bytes())]
 
 
 def test_a_fresh_go_mod_gets_the_require_and_replace_lines_only(tmp_path: Path) -> None:
