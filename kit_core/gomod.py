@@ -6,7 +6,7 @@ only with `go mod edit`, one flag per line it owns, and says what it changed:
 - no runtime requirement yet: require the runtime at kit's version and replace every
   runtime module with kit's copy inside the project (`kit_core.runtime_copy`), by a path
   relative to go.mod, so the project builds wherever it is cloned;
-- a copy kit manages already pinned (in the project, or in kit 0.1's cache: migrated into
+- a copy kit manages already pinned (in the project, or in earlier kits' cache: migrated into
   the project): refreshed and moved to this kit's version when it differs (an upgrade);
 - a published version (required without a replace) or a replace kit does not manage (a
   checkout of kit, a fork): left alone.

@@ -9,7 +9,7 @@ is cloned, with Go alone. Once the runtime modules are published, a project may 
 require them at kit's version (docs/generation.md, "How your project depends on kit's
 runtime").
 
-kit 0.1 kept one copy per version in kit's cache and pointed go.mod there with an absolute
+Earlier kits kept one copy per version in kit's cache and pointed go.mod there with an absolute
 `replace`; `is_managed` still recognises those, so the next `kit gen` moves the project off
 them.
 """
@@ -23,7 +23,7 @@ from pathlib import Path
 
 from kit_core import __version__
 from kit_core.runtime_files import shipped
-from kit_core.statedir import CACHE_ENV, cache_root  # noqa: F401  (kit's cache, where kit 0.1 kept its copies)
+from kit_core.statedir import CACHE_ENV, cache_root  # noqa: F401  (kit's cache, where earlier kits kept their copies)
 
 RUNTIME_MODULE = "github.com/kitdev/kit/runtime"
 MARKER = ".kit-runtime.json"  # in every copy kit manages; Go ignores dot files
@@ -114,17 +114,17 @@ def runtime(source: Path | None = None, version: str | None = None) -> Runtime:
 
 
 def legacy_copies_root() -> Path:
-    """Where kit 0.1 kept its per-version copies (absolute `replace` targets)."""
+    """Where earlier kits kept their per-version copies (absolute `replace` targets)."""
     return cache_root() / "runtime"
 
 
-# kit 0.1's copy folders: <kit's cache>/runtime/<Go version>-<digest>, on any machine (a
+# Earlier kits' copy folders: <kit's cache>/runtime/<Go version>-<digest>, on any machine (a
 # go.mod committed by a colleague names their cache, which does not exist here)
 _LEGACY_NAME = re.compile(r"^v\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?-[0-9a-f]{12}$")
 
 
 def is_legacy(folder: Path) -> bool:
-    """Whether folder is (inside) one of kit 0.1's per-version copies in a kit cache."""
+    """Whether folder is (inside) one of earlier kits' per-version copies in a kit cache."""
     if not folder.is_absolute():
         return False
     try:
@@ -136,7 +136,7 @@ def is_legacy(folder: Path) -> bool:
 
 
 def is_managed(folder: Path) -> bool:
-    """Whether a folder is (or was) a runtime copy kit manages: kit 0.1's copies under kit's
+    """Whether a folder is (or was) a runtime copy kit manages: earlier kits' copies under kit's
     cache, or a folder of a copy marked as kit's (its root holds the marker)."""
     if is_legacy(folder):
         return True

@@ -177,7 +177,7 @@ def test_upgrading_kit_moves_the_project_and_says_so(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("same_version", [False, True])
 def test_a_go_mod_pointing_at_kits_cache_moves_into_the_project(tmp_path: Path, same_version: bool) -> None:
-    """kit 0.1 wrote `replace => <kit's cache>/runtime/<version>-<digest>`: the next run moves
+    """An earlier kit wrote `replace => <kit's cache>/runtime/<version>-<digest>`: the next run moves
     the project to its own copy and says so; the cache path need not exist (a colleague's)."""
     old_version = "v0.1.0" if same_version else "v0.0.9"
     elsewhere = Path("/home/someone-else/.cache/kit/runtime") / f"{old_version}-0123456789ab"
