@@ -87,6 +87,7 @@ def generated_showcase(root: Path, monkeypatch: pytest.MonkeyPatch, capsys: pyte
 def test_a_committed_project_clones_and_builds_with_go_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    monkeypatch.setenv("KIT_CACHE_DIR", str(tmp_path / "kit-cache"))
     project = tmp_path / "showcase"
     generated_showcase(project, monkeypatch, capsys)
     home = tmp_path / "empty-home"
@@ -101,6 +102,7 @@ def test_a_committed_project_clones_and_builds_with_go_alone(
     assert "go.mod" not in capsys.readouterr().err
     assert git(["status", "--porcelain"], project, env) == ""
 
+    shutil.rmtree(tmp_path / "kit-cache")  # the machine the clone builds on never ran kit
     clone = tmp_path / "elsewhere" / "clone"
     git(["clone", "-q", str(project), str(clone)], tmp_path, env)
     mod = json.loads(sh(["go", "mod", "edit", "-json"], clone, env))
