@@ -75,7 +75,7 @@ def cmd_init(args: argparse.Namespace) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     target.write_text(STARTER, encoding="utf-8")
     print(f"kit: wrote {target}")
-    has_go_mod = _init_go_module(folder.resolve().parent, args.module)
+    has_go_mod = _init_go_module(folder.resolve().parent, args.module, args.runtime)
     print("next steps:")
     if not has_go_mod:
         print("  - create go.mod in the project root (the design folder's parent): go mod init <module>")
@@ -86,14 +86,17 @@ def cmd_init(args: argparse.Namespace) -> int:
     return 0
 
 
-def _init_go_module(project_root: Path, module: str | None) -> bool:
-    """go.mod for a new project (unless one governs it already), pinned to kit's runtime."""
+def _init_go_module(project_root: Path, module: str | None, runtime_mode: str = "copy") -> bool:
+    """go.mod for a new project (unless one governs it already), pinned to kit's runtime:
+    kit's copy inside the project, or (``published``) the published modules at kit's version."""
     from kit_core import gomod
 
     existing = gomod.find(project_root)
     if existing is not None:
         if module:
             print(f"kit: {existing / gomod.GO_MOD} already exists; --module {module} is not applied")
+        if runtime_mode == "published":
+            _require_published(existing)
         return True
     chosen = module or gomod.default_module(project_root)
     try:
@@ -103,8 +106,21 @@ def _init_go_module(project_root: Path, module: str | None) -> bool:
         return False
     hint = "" if module else " (a default: choose one with --module, or change it with `go mod edit -module`)"
     print(f"kit: wrote {_display_path(str(written))} with module {chosen}{hint}")
-    _print_notices(gomod.pin_runtime(project_root))
+    if runtime_mode == "published":
+        _require_published(project_root)
+    else:
+        _print_notices(gomod.pin_runtime(project_root))
     return True
+
+
+def _require_published(project_root: Path) -> None:
+    from kit_core import gomod
+
+    try:
+        note = gomod.require_published(project_root)
+    except (gomod.GoCommandError, OSError) as exc:
+        note = f"could not require the published kit runtime: {exc}"
+    print(f"kit: {note}")
 
 
 def _print_plugin_pins(project_root: Path) -> None:
@@ -278,6 +294,13 @@ def build_parser() -> argparse.ArgumentParser:
         "-m",
         "--module",
         help="module path of the go.mod written when the project has none (default: example.com/<folder>)",
+    )
+    init.add_argument(
+        "--runtime",
+        choices=("copy", "published"),
+        default="copy",
+        help="how go.mod reaches kit's Go runtime: kit's copy in third_party/kit-runtime/ (default), or the "
+        "published modules at kit's version, no replace (once a kit release has published them)",
     )
     init.set_defaults(run=cmd_init)
 

@@ -1,29 +1,29 @@
-"""kit's Go runtime as a project builds against it: found where kit is installed, copied once
-per version into kit's cache, and described module by module.
+"""kit's Go runtime as a project builds against it: found where kit is installed, and
+described module by module.
 
 The wheel carries the runtime under `kit_core/_runtime/` (`setup.py` copies it there); a
 checkout of the repository (an editable install) uses `runtime/` beside `kit_core/`. A
-project's go.mod points at the copy under the cache (`kit_core.gomod`), never at the
-installed package, so uninstalling or upgrading kit cannot pull files from under a
-project that still names the old copy. The copy's folder is named by the Go version of
-kit and a digest of the files, so a changed runtime (a development checkout) gets a new
-folder instead of changing one a project already uses.
+project never points at either: `kit_core.runtime_copy` copies the runtime into the
+project (`third_party/kit-runtime/`, committed with it), so the project builds wherever it
+is cloned, with Go alone. Once the runtime modules are published, a project may instead
+require them at kit's version (docs/generation.md, "How your project depends on kit's
+runtime").
+
+Earlier kits kept one copy per version in kit's cache and pointed go.mod there with an absolute
+`replace`; `is_managed` still recognises those, so the next `kit gen` moves the project off
+them.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import re
-import shutil
-import stat
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from kit_core import __version__
 from kit_core.runtime_files import shipped
-from kit_core.statedir import CACHE_ENV, cache_root  # noqa: F401  (kit's cache, its runtime copies beside)
+from kit_core.statedir import CACHE_ENV, cache_root  # noqa: F401  (kit's cache, where earlier kits kept their copies)
 
 RUNTIME_MODULE = "github.com/kitdev/kit/runtime"
 MARKER = ".kit-runtime.json"  # in every copy kit manages; Go ignores dot files
@@ -43,10 +43,13 @@ class GoModule:
 
 
 @dataclass(frozen=True, slots=True)
-class RuntimeCopy:
+class Runtime:
+    """A runtime source tree: the files kit ships, the version they are required at."""
+
     root: Path
-    version: str  # the Go version every module of this copy is required at, e.g. v0.1.0
+    version: str  # the Go version every module is required at, e.g. v0.1.0
     modules: tuple[GoModule, ...]
+    digest: str  # of the shipped files (names and bytes): a changed runtime has another
 
     def dir_of(self, module: GoModule) -> Path:
         return self.root if module.rel == "." else self.root / module.rel
@@ -54,6 +57,9 @@ class RuntimeCopy:
     @property
     def main(self) -> GoModule:
         return next(m for m in self.modules if m.path == RUNTIME_MODULE)
+
+    def files(self) -> list[Path]:
+        return list(shipped(self.root))
 
 
 def shipped_runtime() -> Path:
@@ -98,52 +104,42 @@ def digest(root: Path) -> str:
     return h.hexdigest()[:12]
 
 
-def copies_root() -> Path:
-    return cache_root() / "runtime"
-
-
-def is_managed(folder: Path) -> bool:
-    """Whether a folder is (or was) a runtime copy kit manages: under kit's cache, or marked."""
-    try:
-        folder.resolve().relative_to(copies_root().resolve())
-        return True
-    except ValueError:
-        return (folder / MARKER).is_file()
-
-
-def materialize(source: Path | None = None, version: str | None = None) -> RuntimeCopy:
-    """The per-version copy of the runtime under kit's cache, made on first use."""
+def runtime(source: Path | None = None, version: str | None = None) -> Runtime:
+    """The runtime this kit ships (or the one at ``source``), at kit's version (or ``version``)."""
     source = source or shipped_runtime()
-    version = version or go_version()
     mods = modules(source)
     if not any(m.path == RUNTIME_MODULE for m in mods):
         raise RuntimeMissing(f"{source} does not hold the module {RUNTIME_MODULE}")
-    target = copies_root() / f"{version}-{digest(source)}"
-    if not (target / MARKER).is_file():
-        if target.exists():  # left by a copy that never finished
-            shutil.rmtree(target)
-        _copy(source, target, {"version": version, "source": str(source)})
-    return RuntimeCopy(target, version, mods)
+    return Runtime(source, version or go_version(), mods, digest(source))
 
 
-def _copy(source: Path, target: Path, info: dict[str, str]) -> None:
-    """Copy into a temp folder beside the target, then rename: a copy is whole or absent."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+def legacy_copies_root() -> Path:
+    """Where earlier kits kept their per-version copies (absolute `replace` targets)."""
+    return cache_root() / "runtime"
+
+
+# Earlier kits' copy folders: <kit's cache>/runtime/<Go version>-<digest>, on any machine (a
+# go.mod committed by a colleague names their cache, which does not exist here)
+_LEGACY_NAME = re.compile(r"^v\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?-[0-9a-f]{12}$")
+
+
+def is_legacy(folder: Path) -> bool:
+    """Whether folder is (inside) one of earlier kits' per-version copies in a kit cache."""
+    if not folder.is_absolute():
+        return False
     try:
-        for rel in shipped(source):
-            dest = tmp / rel
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source / rel, dest)
-            # Read-only like Go's module cache: an edit through "go to definition" fails loudly.
-            dest.chmod(stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
-        (tmp / MARKER).write_text(json.dumps(info, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-        tmp.chmod(0o755)
-        try:
-            tmp.rename(target)
-        except OSError:
-            if not (target / MARKER).is_file():  # not a concurrent run that finished first
-                raise
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
+        folder.resolve().relative_to(legacy_copies_root().resolve())
+        return True
+    except ValueError:
+        pass
+    return any(_LEGACY_NAME.match(d.name) and d.parent.name == "runtime" for d in (folder, *folder.parents[:2]))
+
+
+def is_managed(folder: Path) -> bool:
+    """Whether a folder is (or was) a runtime copy kit manages: earlier kits' copies under kit's
+    cache, or a folder of a copy marked as kit's (its root holds the marker)."""
+    if is_legacy(folder):
+        return True
+    folder = folder.resolve()
+    # a transport module sits below the copy's root (events/nats): the marker is up there
+    return any((d / MARKER).is_file() for d in (folder, *folder.parents[:2]))

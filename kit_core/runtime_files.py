@@ -1,4 +1,4 @@
-"""Which files of the Go runtime ship with kit (in the wheel and in the per-version copy).
+"""Which files of the Go runtime ship with kit (in the wheel, and in kit's copy inside a project).
 
 Imported by `setup.py` at build time, so this module uses the standard library only.
 Tests and test data stay behind: a generated project builds the runtime, it never tests it.

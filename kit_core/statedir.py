@@ -8,7 +8,7 @@
         daemon.*   the project's resident kit: socket, lock (its pid), log (`kit_core.daemon`)
 
 kit's cache is `cache_root()`: `$KIT_CACHE_DIR`, else the user cache folder
-(`~/.cache/kit`, `$XDG_CACHE_HOME/kit`); the runtime copies live beside (`runtime/`). The
+(`~/.cache/kit`, `$XDG_CACHE_HOME/kit`); earlier kits kept runtime copies beside (`runtime/`). The
 project is named by its real path, so two spellings of one project (a symlinked path) share
 one lock. When the cache cannot be written, the folder is made under the system temporary
 directory instead (`<tmp>/kit-<uid>/`). Deleting the folder loses nothing but speed.

@@ -153,3 +153,24 @@ class Demo:
 
     def stop(self) -> int:
         return stop_group(self.proc)
+
+
+def go_env(name: str) -> str:
+    return subprocess.run(["go", "env", name], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def newcomer_env(home: Path) -> dict[str, str]:
+    env = clean_env(drop=("XDG_", "GO", "PIP_"))
+    env["HOME"] = str(home)
+    # The machine's Go module and build caches and pip's download cache: downloads are not
+    # what this test is about. kit's own cache is the newcomer's (under HOME).
+    for name in ("GOMODCACHE", "GOCACHE", "GOPATH", "GOTOOLCHAIN"):
+        env[name] = go_env(name)
+    env["PIP_CACHE_DIR"] = subprocess.run(
+        [sys.executable, "-m", "pip", "cache", "dir"], capture_output=True, text=True, check=False
+    ).stdout.strip() or str(home / ".cache" / "pip")
+    # kit's runtime module is unpublished: were the go command to look it up anywhere, it
+    # would go straight to its (nonexistent) repository and fail.
+    env["GOPRIVATE"] = "github.com/kitdev"
+    env["GOFLAGS"] = "-mod=mod"
+    return env

@@ -1,9 +1,9 @@
 """A newcomer's first hour, from the README itself (so it cannot drift from what is tested):
 in an empty home folder beside a copy of this checkout, `pip install ./kit` builds the
 wheel into a fresh virtualenv, `kit init` writes go.mod, `kit gen` + `go mod tidy` make a
-project outside this repository that builds against the runtime the wheel carries (kit's
-runtime module is never fetched: it is unpublished), the service answers the README's
-`curl` lines. Then, with that installed kit: a project pinned by an older kit moves to this
+project outside this repository that builds against the runtime the wheel carries, copied
+into the project (kit's runtime module is never fetched: it is unpublished), the service
+answers the README's `curl` lines. Then, with that installed kit: a project pinned by an older kit moves to this
 one on `kit gen` and says so, and a project requiring a published runtime is left alone.
 
 The one thing the test changes on the way: the service's ports (free ones instead of
@@ -14,39 +14,16 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from fresh_machine import REPO, clean_env, copy_checkout, free_port
+from fresh_machine import REPO, copy_checkout, free_port, newcomer_env
 from readme_walk import Session, expectations, same_output, steps
 
 from kit_core.runtime_dist import RUNTIME_MODULE, go_version
 
 TOOLS = ("go", "git", "curl", "bash", "cc")
 pytestmark = pytest.mark.skipif(not all(shutil.which(t) for t in TOOLS), reason=f"{', '.join(TOOLS)} are needed")
-
-
-def go_env(name: str) -> str:
-    return subprocess.run(["go", "env", name], capture_output=True, text=True, check=True).stdout.strip()
-
-
-def newcomer_env(home: Path) -> dict[str, str]:
-    env = clean_env(drop=("XDG_", "GO", "PIP_"))
-    env["HOME"] = str(home)
-    # The machine's Go module and build caches and pip's download cache: downloads are not
-    # what this test is about. kit's own cache is the newcomer's (under HOME).
-    for name in ("GOMODCACHE", "GOCACHE", "GOPATH", "GOTOOLCHAIN"):
-        env[name] = go_env(name)
-    env["PIP_CACHE_DIR"] = subprocess.run(
-        [sys.executable, "-m", "pip", "cache", "dir"], capture_output=True, text=True, check=False
-    ).stdout.strip() or str(home / ".cache" / "pip")
-    # kit's runtime module is unpublished: were the go command to look it up anywhere, it
-    # would go straight to its (nonexistent) repository and fail.
-    env["GOPRIVATE"] = "github.com/kitdev"
-    env["GOFLAGS"] = "-mod=mod"
-    return env
 
 
 def test_the_readme_first_hour_in_an_empty_folder(tmp_path: Path) -> None:
@@ -97,10 +74,14 @@ def built_against_the_wheels_runtime(session: Session, project: Path, home: Path
     mod = json.loads(session.shell("go mod edit -json").stdout)
     assert {r["Path"]: r["Version"] for r in mod["Require"]}[RUNTIME_MODULE] == go_version()
     (replace,) = [r for r in mod["Replace"] if r["Old"]["Path"] == RUNTIME_MODULE]
-    copy = Path(replace["New"]["Path"])
-    assert copy.parent == home / ".cache" / "kit" / "runtime"  # kit's cache, per version
-    source = json.loads((copy / ".kit-runtime.json").read_text())["source"]
-    assert "site-packages" in source  # copied from the installed wheel
+    assert replace["New"]["Path"] == "./third_party/kit-runtime"  # in the project: a clone builds
+    copy = project / "third_party" / "kit-runtime"
+    shipped, digest = session.shell(
+        'python -c "from kit_core import runtime_dist as r; print(r.shipped_runtime(), r.runtime().digest)"'
+    ).stdout.split()
+    assert "site-packages" in shipped  # the runtime the installed wheel carries...
+    assert json.loads((copy / ".kit-runtime.json").read_text())["digest"] == digest  # ...is the one copied
+    assert not (home / ".cache" / "kit" / "runtime").exists()  # no copy in kit's cache any more
     dir_used = session.shell(f"go list -m -f '{{{{.Dir}}}}' {RUNTIME_MODULE}").stdout.strip()
     assert dir_used == str(copy)
     session.shell("go build -o bin/hello .")
@@ -113,6 +94,7 @@ def upgrading_kit_moves_the_project(session: Session, project: Path, home: Path)
     session.shell(f"go mod edit -require={RUNTIME_MODULE}@v0.0.9 -replace={RUNTIME_MODULE}={old}")
     out = session.shell("kit gen design")
     assert f"kit was upgraded: moved the kit runtime from v0.0.9 to {go_version()}" in out.stderr
+    assert f"go.mod no longer points at kit's cache ({old})" in out.stderr
     assert str(old) not in (project / "go.mod").read_text()
     session.shell("go build -o bin/hello .")
 

@@ -1,6 +1,7 @@
 """A long-lived process pins the runtime at every run: a go.mod it found pinned is not read
 again with the go command while its size, time and inode are unchanged (and its time is
-old enough to trust); any edit of it is read and pinned again."""
+old enough to trust), and kit's copy in the project is where it left it; any edit of either
+is read and pinned again."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ def test_a_settled_go_mod_is_not_read_again_until_it_changes(
     project.mkdir()
     mod = project / "go.mod"
     mod.write_text("module example.com/app\n\ngo 1.26\n")
-    copy = runtime_dist.materialize()
+    copy = runtime_dist.runtime()
     assert gomod.pin_runtime(project, copy)  # pinned: a notice
     pinned = mod.read_text()
     assert runtime_dist.RUNTIME_MODULE in pinned
@@ -48,3 +49,9 @@ def test_a_settled_go_mod_is_not_read_again_until_it_changes(
     mod.write_text("module example.com/app\n\ngo 1.26\n")  # the user dropped kit's lines
     assert gomod.pin_runtime(project, copy)  # read, and pinned again
     assert len(reads) == 3 and mod.read_text() == pinned
+    _age(mod)
+    assert gomod.pin_runtime(project, copy) == [] and len(reads) == 4  # settled again
+    shutil.rmtree(project / "third_party")  # kit's copy deleted, go.mod untouched
+    (notice,) = gomod.pin_runtime(project, copy)
+    assert "it was missing" in notice.message and len(reads) == 5
+    assert (project / "third_party/kit-runtime/go.mod").is_file()
