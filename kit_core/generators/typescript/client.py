@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from kit_core.decorators import ERROR_CATEGORIES
+from kit_core.decorators import ERROR_CATEGORIES, category_status
 from kit_core.model import EnumDecl, ErrorDecl
 from kit_core.naming import camel, go_name, screaming_snake
 from kit_core.semantics import FieldBinding, HttpModel, Location, MethodInfo, TypeIndex, is_optional
@@ -21,7 +21,7 @@ from kit_core.symbols import FLOAT_PRIMITIVES, INT_PRIMITIVES, Kind, SymbolTable
 
 from .declarations import HEADER, client_fields
 from .runtime import RUNTIME
-from .typemap import TypeMap, property_name, ts_string
+from .typemap import TypeMap, ts_string
 
 
 def client_module(symbols: SymbolTable, index: TypeIndex, http: HttpModel, types: TypeMap) -> str:
@@ -63,8 +63,6 @@ def _bound(bindings: Sequence[FieldBinding]) -> str:
 
 
 def _error_class(index: TypeIndex, types: TypeMap, package: str, decl: ErrorDecl) -> str:
-    from kit_core.decorators import category_status
-
     name = types.names.decl(package, decl.name)
     fields = client_fields(index, decl, package)
     bindings = response_bindings(fields)
@@ -99,10 +97,8 @@ def function_names(methods: Sequence[MethodInfo]) -> dict[int, str]:
         for m in methods
     }
     counts = Counter(second.values())
-    return {
-        id(m): second[id(m)] if counts[second[id(m)]] == 1 else camel(m.package) + go_name(m.service) + go_name(m.method.name)
-        for m in methods
-    }
+    third = {id(m): camel(m.package) + go_name(m.service) + go_name(m.method.name) for m in methods}
+    return {id(m): second[id(m)] if counts[second[id(m)]] == 1 else third[id(m)] for m in methods}
 
 
 def _create_client(http: HttpModel, types: TypeMap) -> str:
@@ -132,10 +128,7 @@ def _route(info: MethodInfo) -> str:
             if var in info.base_vars:
                 out.append("${t.basePathVar(" + ts_string(var) + ")}")
             elif b is not None:
-                access = "req." + json_key(b.field.field) if json_key(b.field.field).isidentifier() else (
-                    f"req[{ts_string(json_key(b.field.field))}]"
-                )
-                out.append("${pathValue(" + access + (", true" if wildcard else "") + ")}")
+                out.append("${pathValue(" + _access(b) + (", true" if wildcard else "") + ")}")
             else:
                 out.append(_template_text(seg))
         else:
@@ -197,9 +190,9 @@ def _method(info: MethodInfo, name: str, types: TypeMap) -> str:
         ret = types.shape(info.response)
         struct = info.response.kind in (Kind.TYPE, Kind.ERROR) and not info.response.array_dims
         lines.append(f"const out = {'await body<' + ret + '>(res)' if _has_body(info) else '{} as ' + ret};")
-        bound = [b for b in info.response_fields if b.location in (Location.HEADER, Location.COOKIE)]
-        if struct and bound:
-            lines.append(f"readBound(res, out, {_bound(bound)});")
+        read = [b for b in info.response_fields if b.location in (Location.HEADER, Location.COOKIE)]
+        if struct and read:
+            lines.append(f"readBound(res, out, {_bound(read)});")
         lines.append("return out;")
     body = "".join(f"      {ln}\n" for ln in lines)
     return f"{doc}    async {name}({params}): Promise<{ret}> {{\n{body}    }},\n"
@@ -216,6 +209,3 @@ def _doc(info: MethodInfo) -> str:
         return f"    /** {text[0]} */\n"
     return "    /**\n" + "".join(f"     * {ln}".rstrip() + "\n" for ln in text) + "     */\n"
 
-
-def _property(key: str) -> str:
-    return property_name(key)

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 
 from kit_core.generators.openapi.schemas import field_doc
 from kit_core.model import EnumDecl, ErrorDecl, ScalarDecl, TypeDecl
-from kit_core.semantics import EffectiveField, TypeIndex, is_optional
-from kit_core.semantics.types import is_sensitive
-from kit_core.symbols import SymbolTable
+from kit_core.semantics import EffectiveField, TypeIndex, TypeShape, is_optional
+from kit_core.semantics.types import is_sensitive, json_key
+from kit_core.symbols import Kind, SymbolTable
 
 from .typemap import TypeMap, doc_comment, enum_union, property_name
 
@@ -28,11 +28,10 @@ def client_fields(index: TypeIndex, decl: TypeDecl | ErrorDecl, package: str) ->
 
 
 def interface_body(types: TypeMap, fields: Sequence[EffectiveField]) -> str:
-    from kit_core.semantics.types import json_key
-
     out = []
     for f in fields:
-        lines = [field_doc(f) or ""] if field_doc(f) else []
+        doc = field_doc(f)
+        lines = [doc] if doc else []
         if f.field.decorator("deprecated") is not None:
             lines.append("@deprecated")
         out.append(doc_comment(lines, "  "))
@@ -69,15 +68,8 @@ def _head(decl: TypeDecl | EnumDecl | ScalarDecl | ErrorDecl, extra: Sequence[st
 
 
 def _scalar(types: TypeMap, package: str, decl: ScalarDecl) -> str:
-    prim = types.shape(types_shape_of_primitive(decl))
+    prim = types.shape(TypeShape(Kind.PRIMITIVE, decl.primitive.name))
     return f"{_head(decl)}export type {types.names.decl(package, decl.name)} = {prim};\n"
-
-
-def types_shape_of_primitive(decl: ScalarDecl):  # type: ignore[no-untyped-def]
-    from kit_core.semantics import TypeShape
-    from kit_core.symbols import Kind
-
-    return TypeShape(Kind.PRIMITIVE, decl.primitive.name)
 
 
 def _enum(types: TypeMap, package: str, decl: EnumDecl) -> str:

@@ -199,18 +199,23 @@ export class Transport {
     let url = this.options.baseUrl.replace(/\/+$/, "") + route;
     const query = new URLSearchParams();
     for (const [name, v] of req.query ?? []) {
-      for (const x of each(v)) if (x !== undefined && x !== null && !(x instanceof Blob)) query.append(name, text(x));
+      for (const x of each(v)) {
+        if (x !== undefined && x !== null && !(x instanceof Blob)) query.append(name, text(x));
+      }
     }
     const qs = query.toString();
     if (qs !== "") url += "?" + qs;
     const headers = new Headers(this.options.headers ?? {});
     for (const [name, v] of req.headers ?? []) {
-      const items = each(v).filter((x): x is string | number | boolean => x !== undefined && x !== null && !(x instanceof Blob));
+      const items = each(v).filter(
+        (x): x is string | number | boolean => x !== undefined && x !== null && !(x instanceof Blob),
+      );
       if (items.length > 0) headers.set(name, items.map(text).join(", "));
     }
     const cookies: string[] = [];
     for (const [name, v] of req.cookies ?? []) {
-      if (v !== undefined && v !== null && !(v instanceof Blob) && !Array.isArray(v)) cookies.push(`${name}=${text(v as string | number | boolean)}`);
+      const one = v as Value;
+      if (one !== undefined && one !== null && !(one instanceof Blob)) cookies.push(`${name}=${text(one)}`);
     }
     if (cookies.length > 0) headers.set("Cookie", cookies.join("; "));
     let payload: string | FormData | undefined;
