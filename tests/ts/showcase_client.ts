@@ -57,7 +57,7 @@ async function main(base: string): Promise<void> {
     lines: [{ sku: "A1", qty: 2, price: { amount: 5, currency: "EUR" }, tags: [] }],
   };
   const placed = await client.place(order);
-  same([placed.note, placed.rush, placed.source, placed.lines[0].color], ["none", false, "web", "green"], "place defaults");
+  same([placed.note, placed.rush, placed.source, placed.lines[0]?.color], ["none", false, "web", "green"], "place defaults");
   const boxed = await client.boxed({ value: { amount: 3, currency: "EUR" }, note: "n" });
   same(boxed.echo, { value: { amount: 3, currency: "EUR" }, note: "n" }, "generic instance");
   same(await client.generic(), { items: [], total: 0 }, "generic response");
@@ -117,7 +117,7 @@ async function main(base: string): Promise<void> {
   same(notFound.status, 404, "framework 404 is a KitError, not ItemMissing");
 }
 
-main(process.argv[2]).then(
+main(process.argv[2] ?? "").then(
   () => console.log(`ok ${calls}`),
   (err: unknown) => {
     console.error(err instanceof Error ? err.stack : err);

@@ -124,7 +124,7 @@ function setCookies(res: Response): string[] {
 
 function cookie(res: Response, name: string): string | undefined {
   for (const line of setCookies(res)) {
-    const pair = line.split(";", 1)[0];
+    const pair = line.split(";", 1)[0] ?? "";
     const eq = pair.indexOf("=");
     if (eq > 0 && pair.slice(0, eq).trim() === name) {
       const v = pair.slice(eq + 1).trim();
@@ -169,17 +169,17 @@ export async function failure(res: Response, declared: readonly ErrorClass[]): P
     for (const E of declared) {
       if (E.status !== res.status) continue;
       const keys = E.keys;
-      const match = keys === null ? data.code === E.code : Object.keys(data).every((k) => keys.includes(k));
+      const match = keys === null ? data["code"] === E.code : Object.keys(data).every((k) => keys.includes(k));
       if (match) {
         const body: Record<string, unknown> = keys === null ? {} : { ...data };
         readBound(res, body, E.bound);
         const err = new E(body, res);
-        if (keys === null && typeof data.message === "string") err.message = data.message;
+        if (keys === null && typeof data["message"] === "string") err.message = data["message"];
         return err;
       }
     }
   }
-  const message = isObject(data) && typeof data.message === "string" ? data.message : raw || res.statusText;
+  const message = isObject(data) && typeof data["message"] === "string" ? data["message"] : raw || res.statusText;
   return new KitError(res.status, message, res);
 }
 
@@ -234,7 +234,10 @@ export class Transport {
     }
     for (const [name, v] of Object.entries(call?.headers ?? {})) headers.set(name, v);
     const doFetch = this.options.fetch ?? fetch;
-    return doFetch(url, { method: verb, headers, body: payload, signal: call?.signal });
+    const init: RequestInit = { method: verb, headers };
+    if (payload !== undefined) init.body = payload;
+    if (call?.signal !== undefined) init.signal = call.signal;
+    return doFetch(url, init);
   }
 }
 '''
