@@ -73,7 +73,7 @@ export interface ErrorClass {
   readonly bound: Bound;
 }
 
-interface Request {
+interface Outgoing {
   query?: Pairs;
   headers?: Pairs;
   cookies?: Pairs;
@@ -195,7 +195,7 @@ export class Transport {
     return pathValue(this.options.basePathVars?.[name] ?? name);
   }
 
-  async send(verb: string, route: string, req: Request, call?: CallOptions): Promise<Response> {
+  async send(verb: string, route: string, req: Outgoing, call?: CallOptions): Promise<Response> {
     let url = this.options.baseUrl.replace(/\/+$/, "") + route;
     const query = new URLSearchParams();
     for (const [name, v] of req.query ?? []) {

@@ -38,7 +38,10 @@ RESERVED = frozenset(
         *("ApiError", "KitError", "Client", "ClientOptions", "CallOptions", "ErrorClass", "Transport", "T"),
         # globals the client module uses: an error class of one of these names would hide them
         *("Error", "Response", "Headers", "FormData", "Blob", "Object", "Array", "String", "Number", "JSON"),
-        *("URLSearchParams", "Promise", "Record", "ReturnType", "AbortSignal", "ReadonlyArray"),
+        *("URLSearchParams", "Promise", "Record", "ReturnType", "AbortSignal", "ReadonlyArray", "Request"),
+        *("RequestInit", "File", "Map", "Set", "Date"),
+        # the runtime's own types
+        *("Value", "Pairs", "Bound", "Outgoing"),
     }
 )
 
