@@ -58,6 +58,7 @@ class OutputConfig:
     openapi: str = "./docs/openapi.yaml"
     pb: str = "./internal/pb"
     grpc: str = "./internal/grpc"
+    tsClient: str = "-"  # noqa: N815 - the manifest key's spelling (fields are filled by key)
     file_case: str = "snake"
 
     def path(self, key: str) -> str | None:

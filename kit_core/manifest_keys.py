@@ -75,6 +75,9 @@ KEYS: tuple[Key, ...] = (
          dash=True),
     _out("pb", "./internal/pb", 'pb code of the design\'s protos, mirroring their directories; `"-"` runs no '
          "protobuf plugin (every proto then needs `option go_package`).", dash=True, contracts="./gen/pb"),
+    _out("tsClient", "-", "The TypeScript client of the HTTP API (a directory): `types.ts` and `client.ts`, "
+         'an ES module over `fetch` with no dependency. Opt-in: `"-"` (the default) writes none. REGEN.',
+         dash=True),
     _out("grpc", "./internal/grpc", "The gRPC server layer: `server.go` and one file per RPC per service. "
          "REGEN."),
     Key("output.fileCase", KeyKind.SCALAR, "Case of generated file and directory names (method and RPC files, "

@@ -296,6 +296,10 @@ def units(design: Design, analysis: Any, targets: Iterable[str] = TARGETS, keys:
         from kit_core.generators import openapi
 
         out.extend(openapi.units(ctx))
+    if "docs" in chosen and not contracts and design.files:  # the TypeScript client: a document of the API too
+        from kit_core.generators import typescript
+
+        out.extend(typescript.units(ctx))
     if "go" in chosen and (design.files or (ctx.protos is not None and ctx.protos.services and not contracts)):
         from kit_core.generators import go
 
