@@ -64,15 +64,42 @@ def state_dir(project_root: Path | str) -> Path:
     """The project's state folder, created when missing."""
     name = project_id(project_root)
     problems = []
+    unsafe = False
     for base in _bases():
         folder = base / name
         try:
             safe_dir(folder)
             _note_project(folder, project_root)
             return folder
+        except UnsafeDir as exc:
+            problems.append(f"{exc.filename}: {exc.strerror}")
+            unsafe = True
         except OSError as exc:
             problems.append(f"{folder}: {exc.strerror or exc}")
+    if unsafe:
+        return _private(project_root, "; ".join(problems))
     raise StateDirError(f"kit cannot make a folder for its state of {project_root}: {'; '.join(problems)}")
+
+
+_private_dirs: dict[str, Path] = {}
+
+
+def _private(project_root: Path | str, why: str) -> Path:
+    """Every place for the project's state is another user's to tamper with: this process
+    keeps it in a folder of its own (a fresh name, removed when it exits), says why once, and
+    keeps nothing for the next run (which cannot share its lock either)."""
+    real = os.path.realpath(project_root)
+    folder = _private_dirs.get(real)
+    if folder is None:
+        import atexit
+        import shutil
+        import sys
+        import tempfile
+
+        folder = _private_dirs[real] = Path(tempfile.mkdtemp(prefix=f"kit-{_uid()}-"))
+        atexit.register(shutil.rmtree, folder, True)
+        print(f"kit: not using kit's state folder ({why}): this run keeps nothing for the next", file=sys.stderr)
+    return folder
 
 
 def _bases() -> Iterator[Path]:
