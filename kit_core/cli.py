@@ -289,7 +289,7 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument(
         "--no-daemon",
         action="store_true",
-        help="run in this process, not in the project's resident kit (also: KIT_NO_DAEMON=1)",
+        help="run in this process, not in the user's resident kit (also: KIT_NO_DAEMON=1)",
     )
     gen.set_defaults(run=cmd_gen)
 

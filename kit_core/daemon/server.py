@@ -159,13 +159,18 @@ class _Daemon:
         self.done = False
 
     def loop(self) -> None:
-        last, collect = time.monotonic(), False
+        last = tended = time.monotonic()
+        collect = False
         self.listener.settimeout(TICK)
         while not self.done:
+            if time.monotonic() - tended >= TICK:  # busy or not: clients must not delay it
+                tended = time.monotonic()
+                if not self._socket_is_mine() or not self._tend():
+                    return
             try:
                 conn, _ = self.listener.accept()
             except TimeoutError:
-                if time.monotonic() - last >= self.idle or not self._socket_is_mine() or not self._tend():
+                if time.monotonic() - last >= self.idle:
                     return
                 if collect:  # idle: the cyclic garbage the runs' frozen models hid (`gcpause`)
                     gcpause.collect()
@@ -263,6 +268,7 @@ class _Daemon:
             "projects": [str(p) for p in self.projects],
             "designs": [str(p) for p in self.projects if self.designs.holds(p)],
             "rss": rss(),
+            "idle": self.idle,
         }
 
     def generate(self, conn: socket.socket, lines: Lines, gen: dict[str, Any], cwd: str) -> bool:
