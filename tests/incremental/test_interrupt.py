@@ -55,7 +55,9 @@ def interrupted(cmd: list[str], cwd: Path, env: dict[str, str], after: float) ->
     return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
 
 
-def check(out: subprocess.CompletedProcess[str], project: Path, before: dict[str, bytes], after: dict[str, bytes]) -> bool:
+def check(
+    out: subprocess.CompletedProcess[str], project: Path, before: dict[str, bytes], after: dict[str, bytes]
+) -> bool:
     """Whether the interrupt landed mid-run (the run may have ended before it)."""
     assert "Traceback" not in out.stderr, out.stderr
     got = tree(project)

@@ -97,7 +97,9 @@ def test_past_its_design_bound_the_least_recently_used_designs_are_dropped(tmp_p
     ],
     ids=["ci", "no-folder", "folder-without-design", "kit-no-daemon"],
 )
-def test_no_resident_kit_is_started(resident: Resident, tmp_path: Path, env: dict[str, str], args: tuple[str, ...]) -> None:
+def test_no_resident_kit_is_started(
+    resident: Resident, tmp_path: Path, env: dict[str, str], args: tuple[str, ...]
+) -> None:
     project = tmp_path / "p"
     write_project(project)
     (project / "empty").mkdir()
