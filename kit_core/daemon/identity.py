@@ -28,7 +28,6 @@ import sys
 from pathlib import Path
 
 _KIT_PACKAGES = ("kit_core", "kit_lsp")
-_SUFFIXES = (".py", ".j2", ".scm", ".so", ".json", ".yaml")
 _ENV_PREFIXES = ("KIT_", "GO", "XDG_")
 _ENV_NAMES = ("PATH", "HOME", "TMPDIR")
 _OWN_PREFIX = "KIT_DAEMON_"  # the resident kit's own settings (idle time, log level) change no output
@@ -47,19 +46,12 @@ def identity() -> str:
 def _package_files(name: str) -> str:
     """The files of a kit package found on the import path (not imported: the client does
     not load kit-lsp to know it)."""
+    from kit_core.incremental.build import package_files
+
     spec = importlib.util.find_spec(name)
     if spec is None or not spec.submodule_search_locations:
         return f"{name}:none"
-    parts = [name]
-    for location in spec.submodule_search_locations:
-        root = Path(location).resolve()
-        for dirpath, dirnames, filenames in os.walk(root):
-            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-            for file in sorted(filenames):
-                if file.endswith(_SUFFIXES):
-                    st = os.stat(os.path.join(dirpath, file))
-                    parts.append(f"{os.path.relpath(os.path.join(dirpath, file), root)}:{st.st_size}:{st.st_mtime_ns}")
-    return "\n".join(parts)
+    return "\n".join([name, *(package_files(Path(p).resolve()) for p in spec.submodule_search_locations)])
 
 
 def _interpreter() -> str:
