@@ -211,11 +211,11 @@ def read_state(path: Path | str) -> bytes:
 
 
 def write_state(path: Path | str, data: bytes) -> None:
-    """Replace a state file whole: written beside under a fresh name (created, never
-    followed) and renamed over it, so a reader sees the old bytes or the new ones."""
+    """Replace a state file whole: written beside (`.<name>.tmp`, never through a symlink)
+    and renamed over it, so a reader sees the old bytes or the new ones."""
     target = Path(path)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
+    tmp = target.with_name(f".{target.name}.tmp")
+    fd = open_state(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
