@@ -28,7 +28,6 @@ import contextlib
 import errno
 import hashlib
 import os
-import secrets
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -161,6 +160,7 @@ def _replace_foreign(folder: Path) -> None:
     """``folder`` is not this user's directory (another user's, a symlink, a file): moved
     aside within its parent (which is ours or sticky) and removed, then made anew. In a
     sticky folder (/tmp) another user's entry cannot be moved: `UnsafeDir`."""
+    import secrets
     import shutil
 
     aside = folder.with_name(f".{folder.name}.unsafe-{secrets.token_hex(4)}")
