@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from designs import tree
+from designs import tree, write_project
 from resident import DEADLINE, Resident
 
 REPO = Path(__file__).resolve().parents[2]
@@ -93,7 +93,7 @@ def test_ctrl_c_on_a_run_in_its_own_process(big: tuple[Path, dict[str, bytes], f
 
 @pytest.fixture
 def resident() -> Iterator[Resident]:
-    r = Resident()
+    r = Resident(KIT_DAEMON_LOG="INFO")  # it logs each run it cancels
     yield r
     r.stop()
 
@@ -102,14 +102,19 @@ def test_ctrl_c_cancels_the_run_in_the_resident_kit(
     big: tuple[Path, dict[str, bytes], float], resident: Resident, tmp_path: Path
 ) -> None:
     _, after, took = big
+    small = tmp_path / "small"
+    write_project(small)
+    assert resident.gen(small).returncode == 0  # the resident kit runs before the interrupts
+    pid = resident.pid()
+    assert pid is not None
     cmd = [sys.executable, "-m", "kit_core.cli", "gen", "design"]
     landed = 0
     for i, fraction in enumerate(FRACTIONS):
         project, before = fresh(big, tmp_path / f"p{i}")
         landed += check(interrupted(cmd, project, resident.env, took * fraction), project, before, after)
-        pid = resident.pid()
-        assert pid is not None, "the resident kit lives on"
+        assert resident.pid() == pid, "the resident kit lives on"
         again = resident.gen(project)
         assert again.returncode == 0 and tree(project) == after, again.stderr
         assert resident.pid() == pid, "and serves the next run"
     assert landed, "no interrupt landed mid-run: make the design bigger"
+    assert "cancelled" in (resident.folder / "daemon.log").read_text(), "a run in the resident kit was cancelled"
