@@ -107,3 +107,17 @@ def test_no_resident_kit_is_started(
     assert "Traceback" not in out.stderr
     time.sleep(0.3)
     assert resident.processes() == [] and not resident.socket.exists()
+
+
+def test_past_its_memory_budget_only_the_design_just_run_is_kept(tmp_path: Path) -> None:
+    r = Resident(KIT_DAEMON_MEMORY="1")  # MB: always past it
+    try:
+        copies = [throwaway(tmp_path / f"t{i}") for i in range(3)]
+        for copy in copies:
+            assert r.gen(copy).returncode == 0
+        status = r.status()
+        assert status is not None
+        assert [Path(p).parent.name for p in status["designs"]] == ["t2"]
+        assert len(status["projects"]) == 3
+    finally:
+        r.stop()
