@@ -128,7 +128,7 @@ def cmd_gen(args: argparse.Namespace) -> int:
         if code is None:
             code = _gen_in_process(args)
     except interrupt.Cancelled:
-        _say(interrupt.interrupted_line(False))
+        _say(interrupt.interrupted_line(interrupt.wrote()))
         return interrupt.EXIT_STATUS
     if interrupt.pending():  # it came while the files were written: they were finished first
         _say(interrupt.interrupted_line(True))

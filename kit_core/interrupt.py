@@ -27,6 +27,7 @@ class Cancelled(KeyboardInterrupt):
 
 _shield = 0
 _pending = False
+_wrote = False
 
 
 def on_sigint() -> None:
@@ -47,14 +48,21 @@ def pending() -> bool:
 
 
 @contextmanager
-def shielded() -> Iterator[None]:
-    """A block an interrupt does not cut short (it is noted: `pending`)."""
-    global _shield
+def shielded(writes: bool = False) -> Iterator[None]:
+    """A block an interrupt does not cut short (it is noted: `pending`). ``writes``: the block
+    writes the run's outputs (an interrupt after it says so: `wrote`)."""
+    global _shield, _wrote
     _shield += 1
     try:
         yield
+        _wrote = _wrote or writes
     finally:
         _shield -= 1
+
+
+def wrote() -> bool:
+    """Whether the run has written its outputs (an interrupt now leaves the tree as after it)."""
+    return _wrote
 
 
 def interrupted_line(written: bool | None) -> str:

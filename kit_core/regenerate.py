@@ -185,7 +185,7 @@ class _Run:
         if not all(check_outputs(self.root, e.outputs, cache, check) for e in entries):
             return None
         known = [Known(p, Owner(o)) for e in entries for p, o, _ in e.outputs]
-        with shielded():  # Ctrl-C: written whole (and its cache), or not started
+        with shielded(writes=True):  # Ctrl-C: written whole (and its cache), or not started
             report = self._write([], known, _manifest_from(cache.manifest))
             self.outcome.diagnostics = [Printed(*d) for d in cache.diagnostics]
             self.outcome.report, self.outcome.fast, self.outcome.reused = report, True, len(entries)
@@ -246,7 +246,7 @@ class _Run:
         assert files is not None  # None only when the rules found errors
         self.progress("writing")
         digests = ContentDigests(files)  # for the cache, meanwhile
-        with shielded():  # Ctrl-C: the tree is as before the run or as after it, never between
+        with shielded(writes=True):  # Ctrl-C: the tree is as before the run or as after it, never between
             report = self._write(files, known, design.manifest)
             self.outcome.report = report
             self.outcome.rendered, self.outcome.reused = [u.name for u in todo], len(units) - len(todo)

@@ -70,6 +70,8 @@ def check(
     assert last.startswith("kit: interrupted") and out.stderr.count("kit: interrupted") == 1, out.stderr
     if "nothing was written" in last:
         assert got == before
+    if "had written its files" in last:
+        assert got == after
     return True
 
 
