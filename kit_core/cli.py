@@ -137,7 +137,7 @@ def _print_plugin_pins(project_root: Path) -> None:
 
 
 def cmd_gen(args: argparse.Namespace) -> int:
-    from kit_core import daemon
+    from kit_core import daemon, interrupt
 
     named = args.folder or (args.path if args.path != "." else None)
     if named is not None and not Path(named).exists():
@@ -145,19 +145,33 @@ def cmd_gen(args: argparse.Namespace) -> int:
         # about what it found above (or about a missing go.mod), not about the typo
         _say(f"kit: {named}: no such design folder")
         return 2
+    interrupt.on_sigint()  # Ctrl-C: one line and status 130, the tree as before or as after
+    try:
+        code = _gen_resident(args) if daemon.enabled() and not args.no_daemon else None
+        if code is None:
+            code = _gen_in_process(args)
+    except interrupt.Cancelled:
+        _say(interrupt.interrupted_line(interrupt.wrote()))
+        return interrupt.EXIT_STATUS
+    if interrupt.pending():  # it came while the files were written: they were finished first
+        _say(interrupt.interrupted_line(True))
+        return interrupt.EXIT_STATUS
+    return code
 
-    if daemon.enabled() and not args.no_daemon:
-        from kit_core.daemon.client import run_gen
-        from kit_core.designfiles import search_design_root
 
-        # found here without `program` (the client stays light); a missing or ambiguous
-        # design folder is reported by the run in this process
-        root = Path(args.folder).resolve() if args.folder else search_design_root(Path(args.path))[0]
-        context = Path(args.context) if args.context else None
-        code = run_gen(root, context, args.target) if root is not None else None
-        if code is not None:
-            return code
-    return _gen_in_process(args)
+def _gen_resident(args: argparse.Namespace) -> int | None:
+    """The run handed to the user's resident kit (None: run it here), for a design folder
+    only (a missing or ambiguous design folder is reported by the run in this process)."""
+    from kit_core import daemon
+    from kit_core.daemon.client import run_gen
+    from kit_core.designfiles import search_design_root
+
+    # found here without `program` (the client stays light)
+    root = Path(args.folder).resolve() if args.folder else search_design_root(Path(args.path))[0]
+    if root is None or not daemon.holds_design(root):
+        return None
+    context = Path(args.context) if args.context else None
+    return run_gen(root, context, args.target, daemon.interactive())
 
 
 def _gen_in_process(args: argparse.Namespace) -> int:
@@ -179,9 +193,11 @@ def gen_here(
     context: Path | None,
     targets: Sequence[str] | None,
     loaded_for: Callable[[Path], Loaded | None] | None = None,
+    progress: Callable[[str], None] = lambda _: None,
 ) -> int:
     """`kit gen` in this process. ``loaded_for``: the design as a resident process (the
-    daemon, `kit_core.daemon`) holds it analysed, when that is what is on disk."""
+    resident kit, `kit_core.daemon`) holds it analysed, when that is what is on disk;
+    ``progress`` is called at each stage of the run (the resident kit cancels there)."""
     from kit_core import program
     from kit_core.regenerate import TARGETS, regenerate
     from kit_core.statedir import StateDirError
@@ -196,6 +212,7 @@ def gen_here(
             on_wait=_say,
             loaded=loaded,
             resident=loaded_for is not None,
+            progress=progress,
         )
     except program.DesignError as exc:
         return _design_error(exc)
@@ -211,8 +228,10 @@ def gen_here(
     notices = list(outcome.report.notices)
     if outcome.report.ok and "go" in (targets or TARGETS):
         from kit_core.gomod import pin_runtime
+        from kit_core.interrupt import shielded
 
-        notices.extend(pin_runtime(outcome.project_root))
+        with shielded():  # go.mod is part of the tree the run leaves: written whole
+            notices.extend(pin_runtime(outcome.project_root))
     return _print_report(outcome, notices)
 
 
@@ -321,7 +340,7 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument(
         "--no-daemon",
         action="store_true",
-        help="run in this process, not in the project's resident kit (also: KIT_NO_DAEMON=1)",
+        help="run in this process, not in the user's resident kit (also: KIT_NO_DAEMON=1)",
     )
     gen.set_defaults(run=cmd_gen)
 

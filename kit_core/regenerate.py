@@ -35,6 +35,7 @@ from kit_core.incremental.build import build_id
 from kit_core.incremental.inputs import inputs_digest
 from kit_core.incremental.keys import ContentDigests
 from kit_core.incremental.verify import Check, check_outputs, stat_record
+from kit_core.interrupt import shielded
 from kit_core.writer import Journal, Known, WriteReport, write_outputs
 from kit_core.writer.journal import Recovery, recover
 from kit_core.writer.lock import project_lock
@@ -121,7 +122,8 @@ def regenerate(
         run = _Run(folder, design_root, project_root, chosen, parallel, progress)
         run.resident = resident
         run.renames = renames
-        run.outcome.recovery = recover(folder, project_root)
+        with shielded():  # a run killed mid-write is finished or undone whole
+            run.outcome.recovery = recover(folder, project_root)
         return run.fast() or run.full(loaded)
 
 
@@ -183,12 +185,13 @@ class _Run:
         if not all(check_outputs(self.root, e.outputs, cache, check) for e in entries):
             return None
         known = [Known(p, Owner(o)) for e in entries for p, o, _ in e.outputs]
-        report = self._write([], known, _manifest_from(cache.manifest))
-        self.outcome.diagnostics = [Printed(*d) for d in cache.diagnostics]
-        self.outcome.report, self.outcome.fast, self.outcome.reused = report, True, len(entries)
-        if report.ok and (check.read or report.swept):
-            cache.stats.update(check.stats)  # fresh records: the next run trusts them
-            store.save(self.folder, cache)
+        with shielded(writes=True):  # Ctrl-C: written whole (and its cache), or not started
+            report = self._write([], known, _manifest_from(cache.manifest))
+            self.outcome.diagnostics = [Printed(*d) for d in cache.diagnostics]
+            self.outcome.report, self.outcome.fast, self.outcome.reused = report, True, len(entries)
+            if report.ok and (check.read or report.swept):
+                cache.stats.update(check.stats)  # fresh records: the next run trusts them
+                store.save(self.folder, cache)
         return self.outcome
 
     # ------------------------------------------------------------------ something changed
@@ -243,11 +246,12 @@ class _Run:
         assert files is not None  # None only when the rules found errors
         self.progress("writing")
         digests = ContentDigests(files)  # for the cache, meanwhile
-        report = self._write(files, known, design.manifest)
-        self.outcome.report = report
-        self.outcome.rendered, self.outcome.reused = [u.name for u in todo], len(units) - len(todo)
-        if report.ok:
-            self._remember(units, fresh, files, check, design, digests)
+        with shielded(writes=True):  # Ctrl-C: the tree is as before the run or as after it, never between
+            report = self._write(files, known, design.manifest)
+            self.outcome.report = report
+            self.outcome.rendered, self.outcome.reused = [u.name for u in todo], len(units) - len(todo)
+            if report.ok:
+                self._remember(units, fresh, files, check, design, digests)
         return self.outcome
 
     def _errors_in(self, rules: _Rules) -> bool:

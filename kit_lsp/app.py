@@ -15,13 +15,13 @@ from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 
 from kit_core import __version__
+from kit_core.resident.session import Snapshot
 from kit_lsp import features, wire
 from kit_lsp.background import DesignJob
 from kit_lsp.features.diagnostics import Diagnostics
 from kit_lsp.features.lifecycle import terminate
 from kit_lsp.features.regenerate import Regenerator
 from kit_lsp.firstlook import FirstLook
-from kit_lsp.project import Snapshot
 from kit_lsp.protocol import KitProtocol
 from kit_lsp.refresh import Refresher
 from kit_lsp.state import State

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 from lsprotocol import types as lsp
 
 from kit_core.diagnostics import Diagnostic
+from kit_core.resident.session import Snapshot
 from kit_lsp.convert import lsp_diagnostic, lsp_range, uri_of
-from kit_lsp.project import Snapshot
 
 if TYPE_CHECKING:
     from kit_lsp.app import KitLanguageServer

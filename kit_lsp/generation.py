@@ -1,7 +1,8 @@
 """Generation of a design on save, as `kit gen` does it (`kit_core.regenerate`).
 
 It runs in the worker process (`kit_lsp.worker`). What was saved is what is generated: the
-worker keeps a parsed and analysed copy of each design it generated (`ResidentDesigns`,
+worker keeps a parsed and analysed copy of each design it generated
+(`kit_core.resident.designs.ResidentDesigns`, the engine `kit gen`'s resident kit runs on,
 re-parsing only the files whose size or time changed, re-analysing incrementally), used
 when every file it analysed has, on disk, the text it analysed (and no design file was
 added or removed); otherwise the design is read from disk. Either way the run is
@@ -12,22 +13,20 @@ message per stage (and the lock's waiting message).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kit_core import program
-from kit_core.design_text import normalize_design, read_design
-from kit_core.manifest import MANIFEST_NAME
 from kit_core.printable import printable
-from kit_core.regenerate import Loaded, regenerate
+from kit_core.regenerate import regenerate
+from kit_core.resident.designs import as_loaded
 from kit_core.statedir import StateDirError
 
 if TYPE_CHECKING:
     from kit_core.generators.base import Notice
-    from kit_lsp.project import DesignSession, DiskFiles, Snapshot
+    from kit_core.resident.session import DiskFiles, Snapshot
 
 
 @dataclass
@@ -112,73 +111,9 @@ def generate_design(
     return outcome
 
 
-def as_loaded(root: Path, snap: Snapshot, disk: DiskFiles | None = None) -> Loaded | None:
-    """The snapshot as a loaded design, when it is exactly what is on disk: every file
-    ``disk`` (which read them) vouches for by its `stat`, the others by their bytes."""
-    if snap.root is None or Path(snap.root).resolve() != root.resolve() or snap.analysis is None:
-        return None
-    listed = program.design_files(root, (".kit", ".proto"))  # one walk for both
-    if any(p.suffix == ".proto" for p in listed):
-        return None  # protos are compiled (and checked) by the run itself
-    if {str(p) for p in listed} != set(snap.files):
-        return None
-    for path, f in snap.files.items():
-        if disk is not None and disk.vouches(path, f):
-            continue
-        since = time.time_ns()
-        try:
-            if normalize_design(f.source) != read_design(path):
-                return None
-        except OSError:
-            return None
-        if disk is not None:
-            disk.confirmed(path, since)
-    if not _manifest_on_disk(root, snap):
-        return None
-    manifest_diags = [d for d in snap.diagnostics if d.span.path == snap.manifest.path]
-    design = program.Design(root, root.parent.resolve(), snap.manifest, list(snap.files.values()), manifest_diags)
-    return Loaded(design, program.CheckResult(list(snap.diagnostics), snap.analysis))
-
-
-def _manifest_on_disk(root: Path, snap: Snapshot) -> bool:
-    from kit_core.manifest import parse_manifest
-
-    path = root / MANIFEST_NAME
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
-        return not path.exists() and snap.manifest.path == str(path)
-    if not text.strip() or text == snap.manifest_text:  # the very text analysed: no YAML parse
-        return True
-    return parse_manifest(str(path), text)[0] == snap.manifest
-
-
 def _pin_runtime(project_root: Path) -> list[Notice]:
     """As `kit gen` does after a successful run: the project's go.mod requires this kit's
     runtime (a project pinned already, or on a published runtime, is left alone)."""
     from kit_core.gomod import pin_runtime
 
     return pin_runtime(project_root)
-
-
-class ResidentDesigns:
-    """The worker's own parsed and analysed designs, one incremental session per root, so a
-    save after an edit parses and analyses only what changed (the server's sessions live in
-    another process)."""
-
-    def __init__(self) -> None:
-        self._sessions: dict[Path, DesignSession] = {}
-
-    def snapshot(self, root: Path) -> Snapshot:
-        from kit_lsp.project import DesignSession
-
-        session = self._sessions.get(root)
-        if session is None:
-            session = self._sessions[root] = DesignSession(root)
-        session.forget_listing()  # a save may have added or removed files: list them again
-        return session.analyze({})
-
-    def disk(self, root: Path) -> DiskFiles | None:
-        """The files the design's snapshots were read from."""
-        session = self._sessions.get(root)
-        return session.disk if session is not None else None

@@ -8,8 +8,8 @@ from pathlib import Path
 from lsprotocol import types as lsp
 
 from kit_core.proto.outline import Symbol
+from kit_core.resident.session import Snapshot
 from kit_lsp.convert import lsp_range
-from kit_lsp.project import Snapshot
 
 K = lsp.SymbolKind
 _KINDS = {"message": K.Struct, "field": K.Field, "enum": K.Enum, "value": K.EnumMember, "service": K.Interface,

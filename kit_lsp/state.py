@@ -16,10 +16,10 @@ from lsprotocol import types as lsp
 
 from kit_core import gcpause
 from kit_core.model import SourceFile
+from kit_core.resident.session import DesignSession, Snapshot, analyze_single, design_root_for
 from kit_core.symbols import SymbolTable
 from kit_lsp.convert import UTF16, uri_of
 from kit_lsp.documents import Document, DocumentStore
-from kit_lsp.project import DesignSession, Snapshot, analyze_single, design_root_for
 from kit_lsp.settings import Settings
 
 

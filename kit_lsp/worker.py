@@ -43,7 +43,8 @@ class Superseded(Exception):
 
 
 def serve_worker(inp: IO[str], out: IO[str]) -> None:
-    from kit_lsp.generation import Outcome, ResidentDesigns, generate_design
+    from kit_core.resident.designs import ResidentDesigns
+    from kit_lsp.generation import Outcome, generate_design
 
     designs = ResidentDesigns()  # kept across runs: a save after an edit re-parses only what changed
 

@@ -11,7 +11,8 @@ median of ``--rounds`` runs:
   in one process from nothing: no resident kit holds anything (the last round's outputs are
   moved aside, not deleted right before: see `clean`; `--delete-outputs` deletes them);
 - no-op: `kit gen` again, nothing changed, handed to the project's resident kit
-  (`kit_core.daemon`, started by the first run and kept between runs as a user's is);
+  (`kit_core.daemon`, started by the first run and kept between runs as a user's is; the
+  bench's own, in a folder of its own: `XDG_RUNTIME_DIR`);
 - edit: `kit gen` after a one-line edit of one mid-design types file (a validator bound
   alternates between two values, so the types, validation and document outputs change),
   through the daemon;
@@ -235,8 +236,11 @@ def main() -> int:
         info = write_design(project / "design", types=args.types, methods=args.methods)
         cache = Path(tmp) / "cache"
         cache.mkdir()
-        env = {**os.environ, "KIT_CACHE_DIR": str(cache)}
+        run_dir = Path(tmp) / "run"  # the bench's own resident kit, not the user's
+        run_dir.mkdir(mode=0o700)
+        env = {**os.environ, "KIT_CACHE_DIR": str(cache), "XDG_RUNTIME_DIR": str(run_dir)}
         env.pop("KIT_NO_DAEMON", None)
+        env.pop("CI", None)
         results = {}
         try:
             if "clean" in only:
@@ -256,7 +260,7 @@ def main() -> int:
                 run = lambda: kit(project, env, "--no-daemon")  # noqa: E731
                 results["edit-here"] = measure(args.rounds, run, lambda: toggle(info.edit_file))
         finally:
-            subprocess.run([sys.executable, "-m", "kit_core.daemon", "stop", str(project)], env=env, check=False)
+            subprocess.run([sys.executable, "-m", "kit_core.daemon", "stop"], env=env, check=False)
         baseline = statistics.median(gofmt_baseline(project) for _ in range(args.rounds))
         load = os.getloadavg()[0]
         print(f"design: {info.types} types, {info.methods} methods, {len(info.files)} files; load average {load:.1f}")

@@ -1,29 +1,31 @@
-"""`kit gen`'s side: hand the run to the project's daemon (starting it when there is none)
-and print what it prints. None means "run it yourself": no daemon could be reached, it
-refused twice, or it ended without finishing (never a reason to fail the user's run)."""
+"""`kit gen`'s side: hand the run to the user's resident kit (starting it when there is none)
+and print what it prints. None means "run it yourself": no resident kit could be reached
+(or trusted), it refused twice, or it ended without finishing (never a reason to fail the
+user's run). Ctrl-C while it runs asks it to cancel (`CANCELLED`)."""
 
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
-from kit_core.daemon.protocol import LOG_NAME, Lines, identity, send, socket_path
+from kit_core.daemon.protocol import LOG_NAME, Lines, daemon_dir, identity, peer_is_me, send, socket_path
 
 START_TIMEOUT_ENV = "KIT_DAEMON_START_TIMEOUT"
 _REFUSED = -1
 
 
-def run_gen(root: Path, context: Path | None, targets: Sequence[str] | None) -> int | None:
-    from kit_core.statedir import StateDirError, state_dir
-
-    project = (context or root.parent).resolve()
+def run_gen(root: Path, context: Path | None, targets: Sequence[str] | None, interactive: bool) -> int | None:
     try:
-        folder = state_dir(project)
-    except StateDirError:
+        folder = daemon_dir()
+    except OSError as exc:
+        _say(f"kit: running without a resident kit: {exc.filename or ''}: {exc.strerror or exc}")
         return None
     path = socket_path(folder)
     if path is None:
@@ -32,62 +34,78 @@ def run_gen(root: Path, context: Path | None, targets: Sequence[str] | None) -> 
         "identity": identity(),
         "gen": {"root": str(root), "context": str(context) if context else None, "targets": list(targets or [])},
         "cwd": os.getcwd(),
+        "interactive": interactive,
     }
-    for _ in range(2):  # a refusing daemon (another kit build) exits: start ours once
-        try:
-            conn = _connect(path) or _start(folder, path)
-        except PermissionError:  # another user's socket or folder: nothing to hand over to
-            return None
+    for _ in range(2):  # a refusing resident kit (another build) exits: start ours once
+        conn = _connect(path) or _start(folder, path)
         if conn is None:
             return None
         with conn:
-            code = _exchange(conn, request)
+            if not peer_is_me(conn):
+                _say(f"kit: running without a resident kit: {path} is served by another user's process")
+                return None
+            code = _Exchange(conn).run(request)
         if code != _REFUSED:
             return code
     return None
 
 
-def stop(folder: Path) -> bool:
-    """Ask the project's daemon to exit (True: there was one and it answered)."""
-    path = socket_path(folder)
+def request(message: dict[str, Any]) -> dict[str, Any] | None:
+    """One request to the user's resident kit (`stop`, `status`): its answer, None when there
+    is none (or none of this user's)."""
     try:
+        path = socket_path(daemon_dir())
         conn = _connect(path) if path is not None else None
     except OSError:
-        return False
+        return None
     if conn is None:
-        return False
+        return None
     with conn:
-        send(conn, {"identity": identity(), "stop": True})
-        return Lines(conn).next() is not None
+        if not peer_is_me(conn):
+            return None
+        send(conn, {"identity": identity(), **message})
+        return Lines(conn).next()
+
+
+def _say(message: str) -> None:
+    from kit_core.printable import printable
+
+    print(printable(message), file=sys.stderr, flush=True)
 
 
 def _connect(path: Path) -> socket.socket | None:
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         conn.connect(str(path))
-    except (FileNotFoundError, ConnectionRefusedError):  # none there, or a dead one's socket file
+    except OSError:  # none there, a dead one's socket file, or not ours to reach
         conn.close()
         return None
-    except OSError:
-        conn.close()
-        raise
     return conn
 
 
 def _start(folder: Path, path: Path) -> socket.socket | None:
-    """Start a detached daemon and connect to it as soon as it listens (it binds its socket
-    before its heavy imports)."""
+    """Start a detached resident kit and connect to it as soon as it listens (it binds its
+    socket before its heavy imports)."""
     import subprocess
 
-    with open(folder / LOG_NAME, "ab") as log:
+    from kit_core.statedir import open_state
+
+    try:
+        log = open_state(folder / LOG_NAME, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    except OSError:
+        return None
+    kit = str(Path(__file__).resolve().parent.parent)  # names the checkout in `ps` (scripts/test looks)
+    try:
         daemon = subprocess.Popen(
-            [sys.executable, "-m", "kit_core.daemon", "serve", str(folder)],
+            [sys.executable, *subprocess._args_from_interpreter_flags(), "-m", "kit_core.daemon", "serve", kit],  # type: ignore[attr-defined]
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=log,
             cwd="/",
-            start_new_session=True,  # not the terminal's: Ctrl-C on this run leaves it
+            start_new_session=True,  # not the terminal's: its Ctrl-C reaches the client, which cancels
         )
+    finally:
+        os.close(log)
     deadline = time.monotonic() + float(os.environ.get(START_TIMEOUT_ENV, "10"))
     while time.monotonic() < deadline:
         conn = _connect(path)
@@ -99,10 +117,42 @@ def _start(folder: Path, path: Path) -> socket.socket | None:
     return None
 
 
-def _exchange(conn: socket.socket, request: dict[str, object]) -> int | None:
-    try:
-        send(conn, request)
-        lines = Lines(conn)
+class _Exchange:
+    """One run handed over: its output printed as it comes; a first Ctrl-C asks the resident
+    kit to cancel (it stops at the run's next stage, before writing, and says so), a second
+    one gives up waiting."""
+
+    def __init__(self, conn: socket.socket) -> None:
+        self.conn = conn
+        self.interrupted = False
+
+    def run(self, request: dict[str, object]) -> int | None:
+        from kit_core.interrupt import Cancelled
+
+        previous = signal.signal(signal.SIGINT, self._on_sigint)
+        try:
+            send(self.conn, request)
+            return self._answer()
+        except Cancelled:
+            return _cancelled(written=None)
+        except OSError:
+            return _cancelled(written=None) if self.interrupted else None
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+    def _on_sigint(self, signum: int, frame: FrameType | None) -> None:
+        from kit_core.interrupt import Cancelled
+
+        if self.interrupted:
+            raise Cancelled()
+        self.interrupted = True
+        try:
+            send(self.conn, {"cancel": True})
+        except OSError:
+            raise Cancelled() from None
+
+    def _answer(self) -> int | None:
+        lines = Lines(self.conn)
         while (message := lines.next()) is not None:
             if "out" in message:
                 sys.stdout.write(str(message["out"]))
@@ -110,10 +160,18 @@ def _exchange(conn: socket.socket, request: dict[str, object]) -> int | None:
             elif "err" in message:
                 sys.stderr.write(str(message["err"]))
                 sys.stderr.flush()
+            elif "cancelled" in message:
+                return _cancelled(written=False)
             elif "exit" in message:
-                return int(message["exit"])
+                return _cancelled(written=True) if self.interrupted else int(message["exit"])
             elif "refused" in message:
                 return _REFUSED
-    except OSError:
-        pass
-    return None  # it ended mid-run: the run is done here (the project lock and journal keep it safe)
+        # it ended mid-run: the run is done here (the project lock and journal keep it safe)
+        return _cancelled(written=None) if self.interrupted else None
+
+
+def _cancelled(written: bool | None) -> int:
+    from kit_core.interrupt import EXIT_STATUS, interrupted_line
+
+    _say(interrupted_line(written))
+    return EXIT_STATUS

@@ -1,32 +1,56 @@
-"""The daemon: one per project, serving `kit gen` clients one at a time (a run forks for
-rendering, which is only safe in a single-threaded process; runs on one project are
-serialised by its lock anyway)."""
+"""The resident kit: one per user, serving `kit gen` clients one at a time (a run forks for
+rendering; runs on one project are serialised by its lock anyway), holding the designs it
+served analysed, within bounds:
+
+- a project whose design folder is gone is dropped within `TICK` seconds; when the last
+  project it served is gone, it exits;
+- at most `KIT_DAEMON_DESIGNS` designs are held (default `MAX_DESIGNS`), and past
+  `KIT_DAEMON_MEMORY` MB of resident memory (default `MEMORY_MB`) the least recently used
+  ones are dropped (the one just run stays);
+- it exits `KIT_DAEMON_IDLE` seconds after its last client (default: `IDLE_INTERACTIVE`
+  after a run from a terminal, `IDLE_SCRIPTED` after any other), on request
+  (`python -m kit_core.daemon stop`), or when its socket is no longer its own.
+
+A client's cancel (Ctrl-C) is read by a thread while the run goes on, and honoured at the
+run's next stage (`Cancelled` from its progress callback): never in the middle of the
+resident analysis, and never once the run writes.
+"""
 
 from __future__ import annotations
 
 import fcntl
+import gc
 import logging
 import os
 import socket
 import sys
+import threading
 import time
 import traceback
+from collections import OrderedDict
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
 
 from kit_core import gcpause
-from kit_core.daemon.protocol import LOCK_NAME, Lines, send, socket_path
+from kit_core.daemon.protocol import LOCK_NAME, Lines, daemon_dir, identity, peer_is_me, send, socket_path
 
 log = logging.getLogger(__name__)
 
 IDLE_ENV = "KIT_DAEMON_IDLE"
-IDLE_DEFAULT = 900.0  # seconds without a client before it exits
-_LOCK_WAIT = 3.0  # a refusing daemon is on its way out: wait that long for its lock
-_TICK = 5.0  # how often an idle daemon checks that its socket is still its own
+IDLE_INTERACTIVE = 900.0  # seconds without a client before it exits, after a run from a terminal
+IDLE_SCRIPTED = 60.0  # after a script's, a suite's, an editor task's run
+DESIGNS_ENV = "KIT_DAEMON_DESIGNS"
+MAX_DESIGNS = 8
+MEMORY_ENV = "KIT_DAEMON_MEMORY"
+MEMORY_MB = 1024
+TICK = 2.0  # how often an idle resident kit looks at its projects and its socket
+_LOCK_WAIT = 3.0  # a refusing resident kit is on its way out: wait that long for its lock
 
 
-def serve(folder: Path) -> int:
+def serve() -> int:
+    started_as = identity()  # before the imports: a file changed meanwhile is seen below
+    folder = daemon_dir()
     lock = _take_lock(folder)
     path = socket_path(folder)
     if lock is None or path is None:
@@ -34,7 +58,10 @@ def serve(folder: Path) -> int:
     listener = _listen(path)
     mine = os.stat(path).st_ino
     try:
-        _Daemon(listener, path, mine).loop(float(os.environ.get(IDLE_ENV, IDLE_DEFAULT)))
+        _import_the_run()
+        if identity() != started_as:
+            return 0  # kit changed while it started: its clients must not meet this code
+        _Daemon(listener, path, mine, started_as).loop()
     finally:
         _unlink_if_mine(path, mine)
         listener.close()
@@ -42,8 +69,16 @@ def serve(folder: Path) -> int:
     return 0
 
 
+def _import_the_run() -> None:
+    import kit_core.cli
+    import kit_core.regenerate
+    import kit_core.resident.designs  # noqa: F401
+
+
 def _take_lock(folder: Path) -> int | None:
-    fd = os.open(folder / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+    from kit_core.statedir import open_state
+
+    fd = open_state(folder / LOCK_NAME, os.O_RDWR | os.O_CREAT)
     deadline = time.monotonic() + _LOCK_WAIT
     while True:
         try:
@@ -54,18 +89,21 @@ def _take_lock(folder: Path) -> int | None:
         except BlockingIOError:
             if time.monotonic() > deadline:
                 os.close(fd)
-                return None  # another daemon serves this project
+                return None  # another resident kit serves this user
             time.sleep(0.02)
 
 
 def _listen(path: Path) -> socket.socket:
     try:
-        path.unlink()  # a dead daemon's (we hold the lock: no live one has it)
+        path.unlink()  # a dead one's (we hold the lock: no live one has it)
     except FileNotFoundError:
         pass
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(str(path))
-    os.chmod(path, 0o600)
+    old = os.umask(0o177)  # the socket is born 0600: never reachable by others, not even briefly
+    try:
+        listener.bind(str(path))
+    finally:
+        os.umask(old)
     listener.listen(16)
     return listener
 
@@ -78,22 +116,61 @@ def _unlink_if_mine(path: Path, inode: int) -> None:
         pass
 
 
+def _env_number(name: str, default: float) -> float:
+    try:
+        return float(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
+def rss() -> int:
+    """This process's resident memory, in bytes."""
+    try:
+        with open("/proc/self/statm", "rb") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):  # pragma: no cover - not Linux
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def _trim() -> None:
+    """Hand freed memory back to the system (glibc keeps it otherwise)."""
+    gc.collect()
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # pragma: no cover - not glibc
+        pass
+
+
 class _Daemon:
-    def __init__(self, listener: socket.socket, path: Path, inode: int) -> None:
-        self.listener, self.path, self.inode = listener, path, inode
-        self.identity: str | None = None
-        self.designs: Any = None  # kit_lsp.generation.ResidentDesigns, made at the first run
+    def __init__(self, listener: socket.socket, path: Path, inode: int, ident: str) -> None:
+        from kit_core.resident.designs import ResidentDesigns
+
+        self.listener, self.path, self.inode, self.identity = listener, path, inode, ident
+        self.designs = ResidentDesigns()
+        self.projects: OrderedDict[Path, None] = OrderedDict()  # design roots served, least recent first
         self.warm_roots: set[Path] = set()  # the designs it holds analysed
+        self.max_designs = max(1, int(_env_number(DESIGNS_ENV, MAX_DESIGNS)))
+        self.memory = _env_number(MEMORY_ENV, MEMORY_MB) * 1024 * 1024
+        self.idle = _env_number(IDLE_ENV, IDLE_INTERACTIVE)
         self.done = False
 
-    def loop(self, idle: float) -> None:
-        last, collect = time.monotonic(), False
-        self.listener.settimeout(min(idle, _TICK))
+    def loop(self) -> None:
+        last = tended = time.monotonic()
+        collect = False
+        self.listener.settimeout(TICK)
         while not self.done:
+            if time.monotonic() - tended >= TICK:  # busy or not: clients must not delay it
+                tended = time.monotonic()
+                if not self._socket_is_mine() or not self._tend():
+                    return
             try:
                 conn, _ = self.listener.accept()
             except TimeoutError:
-                if time.monotonic() - last >= idle or not self._socket_is_mine():
+                if time.monotonic() - last >= self.idle:
                     return
                 if collect:  # idle: the cyclic garbage the runs' frozen models hid (`gcpause`)
                     gcpause.collect()
@@ -101,9 +178,13 @@ class _Daemon:
                 continue
             conn.settimeout(None)
             with conn:
-                root = self.handle(conn)
-            if root is not None and not self.done:
-                self.warm(*root)  # the client has its answer: get ready for the next edit
+                if not peer_is_me(conn):
+                    log.warning("kit daemon: a client of another user was turned away")
+                    continue
+                served = self.handle(conn)
+            if served is not None and not self.done:
+                self.warm(*served)  # the client has its answer: get ready for the next edit
+                self._bound(served[0])
             gcpause.release()
             last, collect = time.monotonic(), True
 
@@ -113,18 +194,47 @@ class _Daemon:
         except OSError:
             return False
 
+    def _tend(self) -> bool:
+        """Drop the projects whose design folder is gone; False when none is left."""
+        gone = [root for root in self.projects if not root.is_dir()]
+        for root in gone:
+            self._drop(root)
+        if gone:
+            _trim()
+        return bool(self.projects) or not gone
+
+    def _drop(self, root: Path) -> None:
+        self.projects.pop(root, None)
+        self.warm_roots.discard(root)
+        self.designs.forget(root)
+        log.info("kit daemon: released %s", root)
+
+    def _bound(self, current: Path) -> None:
+        """Keep at most `max_designs` designs, and drop the least recently used ones past the
+        memory budget (never ``current``, the one just run)."""
+        held = [r for r in self.projects if self.designs.holds(r) and r != current]
+        while held and len(held) + 1 > self.max_designs:
+            self._forget_design(held.pop(0))
+        if rss() <= self.memory:
+            return
+        while held and rss() > self.memory:
+            self._forget_design(held.pop(0))
+            _trim()
+
+    def _forget_design(self, root: Path) -> None:
+        self.warm_roots.discard(root)
+        self.designs.forget(root)
+        log.info("kit daemon: dropped the analysis of %s (bounds)", root)
+
     def handle(self, conn: socket.socket) -> tuple[Path, Path, list[str]] | None:
         """Answer one client; returns the design root it generated, the project root and
-        the targets."""
-        from kit_core.daemon.protocol import identity
-
-        request = Lines(conn).next()
+        the targets (None: nothing to get ready for)."""
+        lines = Lines(conn)
+        request = lines.next()
         if request is None:
             return None
-        if self.identity is None:
-            self.identity = identity()
         if request.get("identity") != self.identity:
-            # a client of another kit build or environment: make way for a daemon of its own
+            # a client of another kit build or environment: make way for a process of its own
             _unlink_if_mine(self.path, self.inode)
             self.done = True
             _reply(conn, {"refused": "another kit build or environment"})
@@ -133,19 +243,46 @@ class _Daemon:
             self.done = True
             _reply(conn, {"exit": 0})
             return None
+        if request.get("status"):
+            _reply(conn, {"status": self.status()})
+            return None
         gen = request.get("gen")
         if not isinstance(gen, dict):
             return None
-        cwd = str(request.get("cwd") or "/")
-        self.generate(conn, gen, cwd)
+        if not request.get("interactive") and IDLE_ENV not in os.environ:
+            self.idle = IDLE_SCRIPTED
+        elif IDLE_ENV not in os.environ:
+            self.idle = IDLE_INTERACTIVE
         root = Path(gen["root"])
+        self.projects[root] = None
+        self.projects.move_to_end(root)
+        cwd = str(request.get("cwd") or "/")
+        if not self.generate(conn, lines, gen, cwd):
+            return None
         project = Path(cwd, gen["context"]) if gen.get("context") else root.parent
         return root, project, list(gen.get("targets") or [])
 
-    def generate(self, conn: socket.socket, gen: dict[str, Any], cwd: str) -> None:
+    def status(self) -> dict[str, Any]:
+        return {
+            "pid": os.getpid(),
+            "projects": [str(p) for p in self.projects],
+            "designs": [str(p) for p in self.projects if self.designs.holds(p)],
+            "rss": rss(),
+            "idle": self.idle,
+        }
+
+    def generate(self, conn: socket.socket, lines: Lines, gen: dict[str, Any], cwd: str) -> bool:
+        """Run it; False when it was cancelled (or failed)."""
         from kit_core.cli import gen_here
+        from kit_core.interrupt import Cancelled
 
         out = _Output(conn)
+        watch = _Watch(lines)
+
+        def progress(_message: str) -> None:
+            if watch.cancelled:
+                raise Cancelled()
+
         started = time.perf_counter()
         try:
             os.chdir(cwd)  # paths print relative to the client's folder
@@ -155,14 +292,23 @@ class _Daemon:
                     Path(gen["context"]) if gen.get("context") else None,
                     gen.get("targets") or None,
                     self.loaded,
+                    progress,
                 )
             out.flush()
             _reply(conn, {"exit": code})
             log.info("kit daemon: run of %s: %.0f ms", gen["root"], 1000 * (time.perf_counter() - started))
-        except Exception:  # a bug: the client runs it itself (and shows it); this daemon goes on
+            return True
+        except Cancelled:
+            out.flush()
+            _reply(conn, {"cancelled": True})
+            log.info("kit daemon: run of %s cancelled", gen["root"])
+            return False
+        except Exception:  # a bug: the client runs it itself (and shows it); this process goes on
             log.error("kit daemon: run failed:\n%s", traceback.format_exc())
+            return False
         finally:
             os.chdir("/")
+            watch.stop(conn)
 
     def warm(self, root: Path, project_root: Path, targets: list[str]) -> None:
         """Parse, analyse and render the design-wide units now if no run needed it yet (a run
@@ -183,15 +329,36 @@ class _Daemon:
     def loaded(self, root: Path) -> Any:
         """The resident analysis of the design, when it is exactly what is on disk."""
         from kit_core import program
-        from kit_lsp.generation import ResidentDesigns, as_loaded
+        from kit_core.resident.designs import as_loaded
 
         if program.design_files(root, ".proto"):
             return None  # protos are compiled and checked by the run itself
-        if self.designs is None:
-            self.designs = ResidentDesigns()
         self.warm_roots.add(root)
         snap = self.designs.snapshot(root)
         return as_loaded(root, snap, self.designs.disk(root))
+
+
+class _Watch:
+    """Reads the client's messages while its run goes on: a cancel (or the client gone)."""
+
+    def __init__(self, lines: Lines) -> None:
+        self.cancelled = False
+        self._thread = threading.Thread(target=self._read, args=(lines,), daemon=True)
+        self._thread.start()
+
+    def _read(self, lines: Lines) -> None:
+        while (message := lines.next()) is not None:
+            if message.get("cancel"):
+                self.cancelled = True
+                return
+        self.cancelled = True  # the client is gone: nobody wants the rest
+
+    def stop(self, conn: socket.socket) -> None:
+        try:
+            conn.shutdown(socket.SHUT_RD)  # wakes the reading thread
+        except OSError:
+            pass
+        self._thread.join(timeout=1.0)
 
 
 class _Output:
@@ -201,7 +368,7 @@ class _Output:
         self.conn = conn
         self.chunks: list[tuple[str, str]] = []
         self.size = 0
-        self.gone = False  # the client went away (Ctrl-C): the run finishes all the same
+        self.gone = False  # the client went away
 
     def stream(self, kind: str) -> _Stream:
         return _Stream(self, kind)
@@ -248,12 +415,16 @@ def _reply(conn: socket.socket, message: dict[str, Any], output: _Output | None 
 
 def main(argv: list[str]) -> int:
     logging.basicConfig(level=os.environ.get("KIT_DAEMON_LOG", "WARNING"), stream=sys.stderr)
-    if len(argv) == 2 and argv[0] == "serve":
-        return serve(Path(argv[1]))
-    if len(argv) == 2 and argv[0] == "stop":
-        from kit_core.daemon.client import stop
-        from kit_core.statedir import state_dir
+    if argv[:1] == ["serve"]:  # serve [KIT_CORE_DIR]: the folder only names the checkout in `ps`
+        return serve()
+    if argv[:1] in (["stop"], ["status"]):
+        import json
 
-        return 0 if stop(state_dir(Path(argv[1]).resolve())) else 1
-    print("usage: python -m kit_core.daemon serve STATE_FOLDER | stop PROJECT_ROOT", file=sys.stderr)
+        from kit_core.daemon.client import request
+
+        answer = request({argv[0]: True})
+        if answer is not None and argv[0] == "status":
+            print(json.dumps(answer.get("status")))
+        return 0 if answer is not None else 1
+    print("usage: python -m kit_core.daemon serve | stop | status", file=sys.stderr)
     return 2

@@ -24,14 +24,23 @@ _SUFFIXES = (".py", ".j2", ".scm", ".so", ".json", ".yaml")
 def build_id() -> str:
     root = Path(kit_core.__file__).resolve().parent
     parts = [kit_core.__version__]
+    parts.append(package_files(root))
+    parts.append(_tool("gofmt"))
+    return digest(*parts)
+
+
+def package_files(root: Path) -> str:
+    """The name, size and time of every file of a package folder kit runs or reads."""
+    parts = []
+    cut = len(str(root)) + 1
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        rel = dirpath[cut:]
         for name in sorted(filenames):
             if name.endswith(_SUFFIXES):
                 st = os.stat(os.path.join(dirpath, name))
-                parts.append(f"{os.path.relpath(os.path.join(dirpath, name), root)}:{st.st_size}:{st.st_mtime_ns}")
-    parts.append(_tool("gofmt"))
-    return digest(*parts)
+                parts.append(f"{rel}/{name}:{st.st_size}:{st.st_mtime_ns}")
+    return "\n".join(parts)
 
 
 def _tool(name: str) -> str:

@@ -24,13 +24,13 @@ read from it is believed about the disk without a check (`verify.py`).
 from __future__ import annotations
 
 import json
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from kit_core.incremental.keys import digest
+from kit_core.statedir import read_state, write_state
 
 CACHE_NAME = "cache"
 FORMAT = 1
@@ -82,7 +82,7 @@ def path_of(folder: Path) -> Path:
 def load(folder: Path, build: str, project: str) -> Cache | None:
     """The cache of this kit for this project, or None (absent, damaged, foreign, stale)."""
     try:
-        raw = path_of(folder).read_bytes()
+        raw = read_state(path_of(folder))  # never through a symlink
     except OSError:
         return None
     head, sep, body = raw.partition(b"\n")
@@ -126,10 +126,7 @@ def save(folder: Path, cache: Cache) -> None:
     """Written beside and renamed over the old one: a reader sees one or the other."""
     cache.saved_at = time.time_ns()
     body = json.dumps(cache.to_json(), separators=(",", ":")).encode("utf-8")
-    target = path_of(folder)
-    tmp = target.with_name(CACHE_NAME + ".tmp")
-    tmp.write_bytes(f"{_MAGIC} {FORMAT} {digest(body)}\n".encode("ascii") + body)
-    os.replace(tmp, target)
+    write_state(path_of(folder), f"{_MAGIC} {FORMAT} {digest(body)}\n".encode("ascii") + body)
 
 
 def forget(folder: Path) -> None:

@@ -28,6 +28,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kit_core.statedir import read_state, write_state
 from kit_core.writer.faults import checkpoint
 from kit_core.writer.headers import has_generated_header
 from kit_core.writer.host import DiskHost, staging_name
@@ -63,13 +64,11 @@ class Journal:
         self.path.unlink(missing_ok=True)
 
     def _write(self, body: dict[str, object]) -> None:
-        tmp = self.path.with_name(JOURNAL_NAME + ".tmp")
-        tmp.write_text(json.dumps({"format": FORMAT, "root": self.root, **body}), encoding="utf-8")
-        os.replace(tmp, self.path)
+        write_state(self.path, json.dumps({"format": FORMAT, "root": self.root, **body}).encode("utf-8"))
 
     def read(self) -> dict[str, object] | None:
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = json.loads(read_state(self.path))
         except FileNotFoundError:
             return None
         except (OSError, ValueError):

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from kit_core.statedir import state_dir
+from kit_core.statedir import open_state, state_dir
 
 LOCK_NAME = "lock"
 
@@ -37,7 +37,7 @@ def project_lock(
 ) -> Iterator[Path]:
     """Hold the project's run lock for the block; yields the project's state folder."""
     folder = folder or state_dir(project_root)
-    fd = os.open(folder / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+    fd = open_state(folder / LOCK_NAME, os.O_RDWR | os.O_CREAT)  # never through a symlink
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -12,9 +12,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kit_core.diagnostics import Diagnostic
+from kit_core.resident.session import Snapshot
 from kit_core.source import file_span
 from kit_lsp.background import DesignJob, Tell
-from kit_lsp.project import Snapshot
 
 if TYPE_CHECKING:
     from kit_lsp.app import KitLanguageServer

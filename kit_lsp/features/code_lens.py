@@ -14,8 +14,8 @@ from kit_core.editor.lenses import DRIFTED, MethodFacts, http_facts, openapi_lin
 from kit_lsp.convert import lsp_range, uri_of
 
 if TYPE_CHECKING:
+    from kit_core.resident.session import Snapshot
     from kit_lsp.app import KitLanguageServer
-    from kit_lsp.project import Snapshot
 
 OPEN = "kit.open"
 

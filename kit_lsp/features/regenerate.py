@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING
 from lsprotocol import types as lsp
 
 from kit_core.printable import printable
+from kit_core.resident.session import design_root_for
 from kit_lsp.features.stub_drift import RENAMES
 from kit_lsp.generation import Outcome
-from kit_lsp.project import design_root_for
 from kit_lsp.worker import Worker
 
 if TYPE_CHECKING:

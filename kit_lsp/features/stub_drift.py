@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kit_core.diagnostics import Diagnostic, make
+from kit_core.resident.session import Snapshot
 from kit_core.stubs import Expected
 from kit_core.stubs.drift import Read
 from kit_lsp.background import DesignJob
-from kit_lsp.project import Snapshot
 from kit_lsp.state import View
 
 if TYPE_CHECKING:

@@ -25,9 +25,9 @@ from kit_core.model import (
     ServiceDecl,
     TypeDecl,
 )
+from kit_core.resident.session import Snapshot
 from kit_core.source import Span
 from kit_lsp.convert import lsp_location, lsp_range
-from kit_lsp.project import Snapshot
 from kit_lsp.proto_view import proto_symbols
 
 if TYPE_CHECKING:

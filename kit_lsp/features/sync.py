@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 from lsprotocol import types as lsp
 
 from kit_core.manifest import MANIFEST_NAME
+from kit_core.resident.session import design_root_for
 from kit_lsp.documents import Document, kind_of, path_of
-from kit_lsp.project import design_root_for
 
 if TYPE_CHECKING:
     from kit_lsp.app import KitLanguageServer

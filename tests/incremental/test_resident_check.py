@@ -14,8 +14,9 @@ from designs import copy_project, tree, write_project
 
 from kit_core.generators.openapi.incremental import forget, kept
 from kit_core.regenerate import prime, regenerate
-from kit_lsp.generation import ResidentDesigns, as_loaded, generate_design
-from kit_lsp.project import DiskFiles
+from kit_core.resident.designs import ResidentDesigns, as_loaded
+from kit_core.resident.session import DiskFiles
+from kit_lsp.generation import generate_design
 
 OLD_NS = 10 * 1_000_000_000
 
@@ -88,7 +89,7 @@ def test_vouching_skips_reading_unchanged_files(tmp_path: Path, monkeypatch: obj
     designs = ResidentDesigns()
     snap = designs.snapshot(design)
     time.sleep(0.01)
-    import kit_lsp.generation as generation
+    import kit_core.resident.designs as generation
 
     reads: list[str] = []
     real = generation.read_design

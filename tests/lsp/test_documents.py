@@ -12,9 +12,9 @@ from lsprotocol import types as lsp
 
 from kit_core.formatter.verify import shape
 from kit_core.lower import parse_file
+from kit_core.resident.session import DiskFiles
 from kit_lsp.convert import UTF8, UTF16, UTF32
 from kit_lsp.documents import Document
-from kit_lsp.project import DiskFiles
 
 TEXT = USERS.replace("// User is a person", "// Üser 😀 is a person")
 

@@ -14,8 +14,8 @@ from kit_core.analyzer import analyze
 from kit_core.diagnostics import merge
 from kit_core.lower import parse_file
 from kit_core.manifest import parse_manifest
+from kit_core.resident.session import DesignSession
 from kit_lsp.documents import Document
-from kit_lsp.project import DesignSession
 
 BIG = 'package big\n\nimport "shared"\n\n' + "".join(
     f"// Big{i} doc.\ntype Big{i} {{\n\tname string @length(1, 80)\n\tnext Big{max(i - 1, 0)}?\n"

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from kit_core.lower import parse_file
 from kit_core.model import SourceFile
+from kit_core.resident.session import DesignSession
 from kit_core.symbols import SymbolTable
 from kit_lsp.completions import Request, complete
 from kit_lsp.locate import target_at
-from kit_lsp.project import DesignSession
 from kit_lsp.refs import references, resolve
 
 SHARED = """\

@@ -109,8 +109,8 @@ def test_design_rule_results_are_kept_only_for_methods_that_exist(tmp_path: Path
     from lsp_helpers import USERS
     from lsprotocol import types as lsp
 
+    from kit_core.resident.session import DesignSession
     from kit_lsp.documents import Document
-    from kit_lsp.project import DesignSession
 
     root = write_design(tmp_path, DESIGN) / "design"
     path = root / "users/users.kit"

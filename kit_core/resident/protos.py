@@ -1,4 +1,4 @@
-"""A design's protos as the language server sees them: compiled in-process exactly as
+"""A design's protos as a resident session sees them: compiled in-process exactly as
 `kit gen` compiles them (`kit_core.proto.compile_design`), with open `.proto` buffers in
 place of the files on disk, and compiled again only when a proto (buffer or file), the
 manifest's proto settings or the set of protos changed - a keystroke in a `.kit` file
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from kit_core.diagnostics import Diagnostic
-from kit_lsp.documents import Document
+from kit_core.resident.buffers import Buffer
 
 LISTING_TTL = 2.0  # seconds a listing of the design's protos is trusted without a file event
 
@@ -41,7 +41,7 @@ class Protos:
             self._listed = (now, design_protos(self.root))
         return self._listed[1]
 
-    def compile(self, manifest: Any, open_docs: Mapping[str, Document]) -> tuple[Any, dict[str, int | None]]:
+    def compile(self, manifest: Any, open_docs: Mapping[str, Buffer]) -> tuple[Any, dict[str, int | None]]:
         """(the compiled design or None without protos, the proto buffers' versions read)."""
         buffers = {p: d for p, d in open_docs.items() if d.kind == "proto" and _under(p, self.root)}
         disk = [str(self.root / n) for n in self._names()]
