@@ -2,7 +2,6 @@ package rpc
 
 import (
 	"context"
-	"errors"
 	"net"
 	"runtime"
 	"sync"
@@ -15,6 +14,7 @@ import (
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/stats"
 
+	"github.com/kitdev/kit/runtime/internal/listener"
 	"github.com/kitdev/kit/runtime/log"
 )
 
@@ -71,9 +71,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	services []string
-	ln       net.Listener
-	serving  bool
-	stopped  bool
+	lis      listener.State
 }
 
 type loggerBox struct{ l log.Logger }
@@ -178,82 +176,38 @@ func (s *Server) Logger() log.Logger {
 
 // Start listens on addr (DefaultAddr when empty) and serves until Stop; it
 // returns nil after Stop.
-func (s *Server) Start(addr string) error {
-	ln, err := s.Listen(addr)
-	if err != nil {
-		return err
-	}
-	return s.Serve(ln)
-}
+func (s *Server) Start(addr string) error { return listener.Start(s, addr) }
 
 // Listen binds addr (DefaultAddr when empty; ":0" picks a free port) and
 // records the listener for Addr.
-func (s *Server) Listen(addr string) (net.Listener, error) {
-	if addr == "" {
-		addr = DefaultAddr
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	if s.ln == nil {
-		s.ln = ln
-	}
-	s.mu.Unlock()
-	return ln, nil
-}
+func (s *Server) Listen(addr string) (net.Listener, error) { return s.lis.Listen(addr, DefaultAddr) }
 
 // Serve marks the server and every registered service SERVING, then serves
 // l until Stop; it returns nil after Stop.
 func (s *Server) Serve(l net.Listener) error {
-	s.mu.Lock()
-	if s.stopped {
-		s.mu.Unlock()
-		_ = l.Close()
-		return nil
+	ok, err := s.lis.Serve(l, "rpc", func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
+		for _, name := range s.services {
+			s.health.SetServingStatus(name, healthpb.HealthCheckResponse_SERVING)
+		}
+	})
+	if !ok {
+		return err
 	}
-	if s.serving {
-		s.mu.Unlock()
-		return errors.New("rpc: already serving")
-	}
-	s.serving = true
-	s.ln = l
-	s.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
-	for _, name := range s.services {
-		s.health.SetServingStatus(name, healthpb.HealthCheckResponse_SERVING)
-	}
-	s.mu.Unlock()
 	return s.gs.Serve(l)
 }
 
 // Addr returns the bound address once Listen or Start bound it, else "".
-func (s *Server) Addr() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ln == nil {
-		return ""
-	}
-	return s.ln.Addr().String()
-}
+func (s *Server) Addr() string { return s.lis.Addr() }
 
 // Stop sets every health status to NOT_SERVING, stops accepting calls and
 // waits for in-flight calls within ctx; when ctx ends first the remaining
 // calls are cut off and ctx's error is returned. Stop is a no-op (nil) when
 // the server never served; a Serve after Stop returns nil at once.
 func (s *Server) Stop(ctx context.Context) error {
-	s.mu.Lock()
-	if s.stopped {
-		s.mu.Unlock()
-		return nil
-	}
-	s.stopped = true
-	serving, ln := s.serving, s.ln
-	s.mu.Unlock()
-	if !serving {
-		if ln != nil {
-			_ = ln.Close()
-		}
+	if !s.lis.Stop() {
 		return nil
 	}
 	s.health.Shutdown()

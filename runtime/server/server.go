@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/kitdev/kit/runtime/internal/jsonline"
+	"github.com/kitdev/kit/runtime/internal/listener"
 	"github.com/kitdev/kit/runtime/internal/reqctx"
 	"github.com/kitdev/kit/runtime/log"
 )
@@ -114,8 +115,7 @@ type Server struct {
 	idleTO     time.Duration
 	maxHeadKB  int
 	httpServer *http.Server
-	ln         net.Listener
-	stopped    bool
+	lis        listener.State
 }
 
 type loggerBox struct{ l log.Logger }
@@ -465,62 +465,38 @@ func (s *Server) With(names []string, h http.Handler) http.Handler {
 
 // Start listens on addr (":8080" when empty) and serves until Stop; it
 // returns nil after Stop and the listen or serve error otherwise.
-func (s *Server) Start(addr string) error {
-	ln, err := s.Listen(addr)
-	if err != nil {
-		return err
-	}
-	return s.Serve(ln)
-}
+func (s *Server) Start(addr string) error { return listener.Start(s, addr) }
 
 // Listen binds addr (":8080" when empty; ":0" picks a free port) and
 // records the listener for Addr.
-func (s *Server) Listen(addr string) (net.Listener, error) {
-	if addr == "" {
-		addr = DefaultAddr
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	if s.ln == nil {
-		s.ln = ln
-	}
-	s.mu.Unlock()
-	return ln, nil
-}
+func (s *Server) Listen(addr string) (net.Listener, error) { return s.lis.Listen(addr, DefaultAddr) }
 
 // Serve serves on l until Stop; it returns nil after Stop.
 func (s *Server) Serve(l net.Listener) error {
-	s.mu.Lock()
-	if s.stopped {
-		s.mu.Unlock()
-		_ = l.Close()
-		return nil
+	var hs *http.Server
+	ok, err := s.lis.Serve(l, "server", func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		hs = &http.Server{
+			Handler:           s.Handler(),
+			ReadTimeout:       s.readTO,
+			ReadHeaderTimeout: s.headerTO,
+			WriteTimeout:      s.writeTO,
+			IdleTimeout:       s.idleTO,
+			MaxHeaderBytes:    s.maxHeadKB << 10,
+			ErrorLog:          httpErrorLog(),
+			ConnState:         guardConnState,
+			ConnContext:       guardConnContext,
+		}
+		if s.readTO > 0 && (hs.ReadHeaderTimeout <= 0 || s.readTO < hs.ReadHeaderTimeout) {
+			hs.ReadHeaderTimeout = s.readTO
+		}
+		s.httpServer = hs
+	})
+	if !ok {
+		return err
 	}
-	if s.httpServer != nil {
-		s.mu.Unlock()
-		return errors.New("server: already serving")
-	}
-	s.ln = l
-	hs := &http.Server{
-		Handler:           s.Handler(),
-		ReadTimeout:       s.readTO,
-		ReadHeaderTimeout: s.headerTO,
-		WriteTimeout:      s.writeTO,
-		IdleTimeout:       s.idleTO,
-		MaxHeaderBytes:    s.maxHeadKB << 10,
-		ErrorLog:          httpErrorLog(),
-		ConnState:         guardConnState,
-		ConnContext:       guardConnContext,
-	}
-	if s.readTO > 0 && (hs.ReadHeaderTimeout <= 0 || s.readTO < hs.ReadHeaderTimeout) {
-		hs.ReadHeaderTimeout = s.readTO
-	}
-	s.httpServer = hs
-	s.mu.Unlock()
-	err := hs.Serve(guardListener{l})
+	err = hs.Serve(guardListener{l})
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}
@@ -529,34 +505,19 @@ func (s *Server) Serve(l net.Listener) error {
 
 // Addr returns the bound listen address once Listen or Start has bound it,
 // else "".
-func (s *Server) Addr() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ln == nil {
-		return ""
-	}
-	return s.ln.Addr().String()
-}
+func (s *Server) Addr() string { return s.lis.Addr() }
 
 // Stop closes the listener, waits for in-flight requests within ctx, then
 // returns. When ctx ends first the remaining connections are closed and the
 // context error is returned. Stop is a no-op (nil) when the server never
 // started; a Start after Stop returns nil at once.
 func (s *Server) Stop(ctx context.Context) error {
+	if !s.lis.Stop() {
+		return nil
+	}
 	s.mu.Lock()
-	if s.stopped {
-		s.mu.Unlock()
-		return nil
-	}
-	s.stopped = true
-	hs, ln := s.httpServer, s.ln
+	hs := s.httpServer
 	s.mu.Unlock()
-	if hs == nil {
-		if ln != nil {
-			_ = ln.Close()
-		}
-		return nil
-	}
 	if err := hs.Shutdown(ctx); err != nil {
 		_ = hs.Close()
 		return err
