@@ -15,6 +15,7 @@ import (
 	"google.golang.org/grpc/stats"
 
 	"github.com/kitdev/kit/runtime/internal/listener"
+	"github.com/kitdev/kit/runtime/internal/logslot"
 	"github.com/kitdev/kit/runtime/log"
 )
 
@@ -65,7 +66,7 @@ type Server struct {
 	health  *health.Server
 	timeout time.Duration
 
-	logger atomic.Pointer[loggerBox]
+	logger logslot.Slot
 	unary  atomic.Pointer[unaryChain]
 	stream atomic.Pointer[streamChain]
 
@@ -73,8 +74,6 @@ type Server struct {
 	services []string
 	lis      listener.State
 }
-
-type loggerBox struct{ l log.Logger }
 
 // NewServer builds a server. The health service is always registered; the
 // reflection service when WithReflection(true) is given.
@@ -158,21 +157,12 @@ func (s *Server) UseStream(interceptors ...grpc.StreamServerInterceptor) {
 // it as the process default logger (log.SetDefault), as the HTTP server's
 // SetLogger does. Nil is ignored.
 func (s *Server) SetLogger(l log.Logger) {
-	if l == nil {
-		return
-	}
-	s.logger.Store(&loggerBox{l: l})
-	log.SetDefault(l)
+	s.logger.Set(l)
 }
 
 // Logger returns the server's logger: the one given to SetLogger, else the
 // process default.
-func (s *Server) Logger() log.Logger {
-	if b := s.logger.Load(); b != nil {
-		return b.l
-	}
-	return log.Default()
-}
+func (s *Server) Logger() log.Logger { return s.logger.Get() }
 
 // Start listens on addr (DefaultAddr when empty) and serves until Stop; it
 // returns nil after Stop.

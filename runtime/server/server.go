@@ -27,6 +27,7 @@ import (
 
 	"github.com/kitdev/kit/runtime/internal/jsonline"
 	"github.com/kitdev/kit/runtime/internal/listener"
+	"github.com/kitdev/kit/runtime/internal/logslot"
 	"github.com/kitdev/kit/runtime/internal/reqctx"
 	"github.com/kitdev/kit/runtime/log"
 )
@@ -97,7 +98,7 @@ type Server struct {
 	opts   options
 	mux    *http.ServeMux
 
-	logger atomic.Pointer[loggerBox]
+	logger logslot.Slot
 
 	mu         sync.Mutex
 	globals    []Middleware
@@ -118,7 +119,6 @@ type Server struct {
 	lis        listener.State
 }
 
-type loggerBox struct{ l log.Logger }
 type handlerBox struct{ h http.Handler }
 
 type pipeline struct{ user http.Handler }
@@ -323,21 +323,12 @@ func (l serverLogger) LogAttrs(ctx context.Context, level log.Level, msg string,
 // SetLogger replaces the server's logger and installs it as the process
 // default logger (log.SetDefault).
 func (s *Server) SetLogger(l log.Logger) {
-	if l == nil {
-		return
-	}
-	s.logger.Store(&loggerBox{l: l})
-	log.SetDefault(l)
+	s.logger.Set(l)
 }
 
 // Logger returns the server's logger: the one given to SetLogger, else the
 // process default.
-func (s *Server) Logger() log.Logger {
-	if b := s.logger.Load(); b != nil {
-		return b.l
-	}
-	return log.Default()
-}
+func (s *Server) Logger() log.Logger { return s.logger.Get() }
 
 // SetJSONCodec replaces the process-wide JSON codec (see SetGlobalJSONCodec).
 func (s *Server) SetJSONCodec(c Codec) { SetGlobalJSONCodec(c) }
