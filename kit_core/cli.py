@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kit_core import __version__
+from kit_core import __version__, gcpause
 from kit_core.printable import printable
 
 if TYPE_CHECKING:
@@ -317,6 +317,7 @@ COMMANDS = ("init", "gen", "fmt", "diff", "version", "help")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    gcpause.install()  # one run on a whole design: kit's bulk phases pause the collector
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     if argv and not argv[0].startswith("-") and argv[0] not in COMMANDS:

@@ -18,12 +18,11 @@ import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kit_core.designfiles import design_files, search_design_root
-from kit_core.generators.base import GenContext, Notice, OutputFile
+from kit_core.generators.base import TARGETS, GenContext, Notice, OutputFile
 from kit_core.manifest import MANIFEST_NAME, Manifest, default_manifest, parse_manifest
 from kit_core.source import file_span
 
@@ -37,15 +36,6 @@ def make(code: str, span: Any, **fields: Any) -> Diagnostic:
     from kit_core.diagnostics import make as make_diagnostic
 
     return make_diagnostic(code, span, **fields)
-
-
-class Stage(str, Enum):
-    LOAD = "load"
-    PROTO = "proto"
-    CHECK = "check"
-    GENERATE = "generate"
-    WRITE = "write"
-    DONE = "done"
 
 
 class DesignError(Exception):
@@ -257,8 +247,6 @@ def _checked(design: Design, analysis: Any) -> CheckResult:
 
 
 # --------------------------------------------------------------------------- generating
-
-TARGETS = ("go", "docs")
 
 
 @dataclass

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kit_core.generators.base import Notice, OutputFile, Owner
+from kit_core.generators.base import TARGETS, Notice, OutputFile, Owner
 from kit_core.incremental import store
 from kit_core.incremental.build import build_id
 from kit_core.incremental.inputs import inputs_digest
@@ -44,8 +44,6 @@ if TYPE_CHECKING:
     from kit_core.generators.units import RenderUnit
     from kit_core.incremental.ahead import Pending
     from kit_core.program import CheckResult, Design, SplitCheck
-
-TARGETS = ("go", "docs")
 
 
 @dataclass(frozen=True, slots=True)

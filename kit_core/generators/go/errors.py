@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kit_core import naming
-from kit_core.decorators.categories import ERROR_CATEGORIES
+from kit_core.error_categories import ERROR_CATEGORIES
 from kit_core.generators.base import OutputFile, Owner
 from kit_core.generators.go.fill import Filler
 from kit_core.generators.go.gocontext import GoGen, decl_doc

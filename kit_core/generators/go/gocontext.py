@@ -10,7 +10,7 @@ from kit_core.generators.go.imports import ImportSet
 from kit_core.generators.go.layout import Layout
 from kit_core.generators.go.needs import Needs
 from kit_core.generators.go.typemap import TypeMapper
-from kit_core.model import DeclBase, Decorator, Field, Literal
+from kit_core.model import DeclBase, Decorator, Field
 from kit_core.semantics import HttpModel, TypeIndex, http_model
 
 RUNTIME = "github.com/kitdev/kit/runtime"
@@ -140,9 +140,3 @@ def struct_tag(f: FieldFacts, pointer: bool) -> str:
     return f'`json:"{key}"`'
 
 
-def literal_go(lit: Literal) -> str:
-    from kit_core.generators.go.render import go_string
-
-    if lit.is_string:
-        return go_string(str(lit.value))
-    return lit.text
