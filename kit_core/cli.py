@@ -2,6 +2,9 @@
 
 Exit codes: 0 success; 1 any error (diagnostics, a file `fmt -l` lists, a bad flag or
 argument); 2 a missing or unknown command.
+
+Each command imports what it runs inside its own function, deliberately: `kit version`,
+`kit help` and a `kit gen` the resident kit answers load nothing else (start-up time).
 """
 
 from __future__ import annotations

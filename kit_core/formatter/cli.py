@@ -4,6 +4,9 @@ Default (no flag) = write in place. ``-l`` prints every file whose formatted tex
 writes nothing, and exits 1 when any is listed; ``-l -w`` lists and writes. ``-`` reads
 stdin and writes the formatted text to stdout. A refused file is reported on stderr and
 left untouched (exit 1). A directory is walked recursively for `*.kit` files.
+
+`kit_core.format` is imported inside the functions, deliberately: it imports this module
+(its `run` is this one) and would be a cycle at the top.
 """
 
 from __future__ import annotations
