@@ -99,7 +99,7 @@ def handler_view(g: GoGen, m: MethodInfo, imports: ImportSet) -> HandlerView:
     if resp_decl is not None and resp is not None and resp.package is not None:
         headers = header_writes(g.design, g.design.flat_fields(resp_decl, resp.package), "resp", imports)
     if binds or defaults or multipart:
-        imports.alias(g.layout.import_path(g.layout.transport), helper)
+        imports.package(g.layout.import_path(g.layout.transport), helper)  # binding.go's package
     req_decl = req.decl if req is not None and isinstance(req.decl, TypeDecl) else None
     max_memory = max(MULTIPART_FLOOR, m.max_body_size or 0)
     return HandlerView(

@@ -52,6 +52,13 @@ class ImportSet:
         self._names[alias] = path
         return alias
 
+    def package(self, path: str, name: str) -> str:
+        """Import a package whose Go name is ``name``, spelling the name out only when the
+        path's last element is another (no redundant alias); returns the name."""
+        self._paths[path] = None if path.rsplit("/", 1)[-1] == name else name
+        self._names[name] = path
+        return name
+
     def design(self, path: str, package: str, clash_alias: str = "") -> str:
         """Import a design package's Go package, named after the DSL package when that hides
         nothing, else ``clash_alias`` (`<package>types` by default)."""
