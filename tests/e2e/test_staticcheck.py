@@ -57,13 +57,25 @@ def mixed_receivers(root: Path) -> list[str]:
     return sorted(f"{pkg}.{name}" for (pkg, name), seen in kinds.items() if len(seen) > 1)
 
 
+def package_name(root: Path, imported: str) -> str:
+    """The name a package declares: read off its files for the project's own packages, its
+    path's last element for the others."""
+    module = (root / "go.mod").read_text().split()[1]
+    if imported.startswith(module + "/"):
+        for go in sorted((root / imported[len(module) + 1 :]).glob("*.go")):
+            found = re.search(r"^package (\w+)", go.read_text(), re.M)
+            if found:
+                return found.group(1)
+    return imported.rsplit("/", 1)[-1]
+
+
 def bad_aliases(root: Path) -> list[str]:
-    """Import aliases in kit's files that repeat the path's last element or hold an
+    """Import aliases in kit's files that repeat the imported package's own name or hold an
     underscore (the blank import `_` aside)."""
     out = []
     for path, text in kits_files(root):
         for alias, imported in ALIASED.findall(text):
-            if alias != "_" and ("_" in alias or alias == imported.rsplit("/", 1)[-1]):
+            if alias != "_" and ("_" in alias or alias == package_name(root, imported)):
                 out.append(f"{path.relative_to(root)}: {alias} {imported!r}")
     return out
 
