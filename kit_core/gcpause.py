@@ -15,6 +15,11 @@ On an incremental path the previous versions are handed to :func:`retire` instea
 being dropped there, and the process frees them when it has time (:func:`release`: the
 language server does so once it has published diagnostics). At most
 ``RETIRED_MAX`` values wait; beyond that the oldest are freed at once.
+
+This is process-wide policy, so the library only marks its bulk phases (:func:`paused_gc`,
+:func:`retire`); whether they pause, freeze and defer is decided by the process's entry
+point with :func:`install` (the `kit` command, the resident kit, `kit-lsp` and its worker).
+A program that imports kit_core as a library keeps its collector as it set it.
 """
 
 from __future__ import annotations
@@ -23,12 +28,24 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+_installed = False
+
+
+def install() -> None:
+    """Let kit's bulk phases pause the collector, freeze what they keep and defer frees (for an
+    entry point: the policy holds for the whole process)."""
+    global _installed
+    _installed = True
+
 
 @contextmanager
 def paused_gc(freeze: bool = True) -> Iterator[None]:
-    """No cyclic collection meanwhile. ``freeze``: when this is the outermost pause, hide what
-    survived it from later collections (a model that stays; not for short-lived values such
-    as a generation's outputs)."""
+    """No cyclic collection meanwhile, once an entry point :func:`install`-ed the policy.
+    ``freeze``: when this is the outermost pause, hide what survived it from later collections
+    (a model that stays; not for short-lived values such as a generation's outputs)."""
+    if not _installed:
+        yield
+        return
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -45,7 +62,10 @@ _retired: list[object] = []
 
 
 def retire(value: object) -> None:
-    """Keep ``value`` alive until the next :func:`release` (a deferred free)."""
+    """Keep ``value`` alive until the next :func:`release` (a deferred free; without the
+    policy it is freed where the caller drops it)."""
+    if not _installed:
+        return
     _retired.append(value)
     if len(_retired) > RETIRED_MAX:
         del _retired[: RETIRED_MAX // 2]

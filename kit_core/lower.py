@@ -23,6 +23,7 @@ from tree_sitter import Node, Tree
 
 from kit_core import syntax
 from kit_core.diagnostics import Diagnostic, make
+from kit_core.error_categories import ERROR_CATEGORIES
 from kit_core.fastnew import maker
 from kit_core.gcpause import paused_gc, retire
 from kit_core.model import (
@@ -55,10 +56,9 @@ from kit_core.model import (
 from kit_core.recovery import recover
 from kit_core.shift import Shift
 from kit_core.source import LineIndex, Span
+from kit_core.words import HTTP_VERBS, KEYWORDS
 
 __all__ = [
-    "ERROR_CATEGORIES",
-    "KEYWORDS",
     "Reuse",
     "comment_nodes",
     "lower_tree",
@@ -66,20 +66,6 @@ __all__ = [
     "parse_with_tree",
 ]
 
-KEYWORDS = frozenset(
-    "package import type enum error scalar service extend middleware request response "
-    "event payload map true false null get post put patch delete head options".split()
-)
-
-# dsl-facts §2.7: category -> HTTP status.
-ERROR_CATEGORIES: dict[str, int] = {
-    "BadRequest": 400, "Unauthorized": 401, "PaymentRequired": 402, "Forbidden": 403,
-    "NotFound": 404, "MethodNotAllowed": 405, "NotAcceptable": 406, "Conflict": 409,
-    "Gone": 410, "LengthRequired": 411, "PreconditionFailed": 412, "PayloadTooLarge": 413,
-    "UnsupportedMediaType": 415, "UnprocessableEntity": 422, "Locked": 423,
-    "TooManyRequests": 429, "Internal": 500, "NotImplemented": 501, "BadGateway": 502,
-    "ServiceUnavailable": 503, "GatewayTimeout": 504,
-}  # fmt: skip
 
 INT64_MAX = 2**63 - 1
 _new = tuple.__new__  # builds a Span without the named tuple's keyword-parsing constructor
@@ -109,7 +95,6 @@ _CONTEXT = {
 }
 
 _PUNCTUATION = frozenset("{}()[]<>,:=?./@-")
-_VERBS = frozenset("get post put patch delete head options".split())
 _LITERAL_CONTEXTS = frozenset({"argument_list", "array", "enum_body", "enum_value", "negative_number"})
 
 _DECLARATION_KINDS = frozenset(
@@ -436,7 +421,7 @@ class _Lowerer:
         parent = node.parent.type if node.parent is not None else ""
         if token == "-" and parent in _LITERAL_CONTEXTS:
             return "expected number after '-'"
-        if token in _VERBS and parent == "source_file":
+        if token in HTTP_VERBS and parent == "source_file":
             return f"method `{token} ...` must be inside a `service` block"
         if token == '"':
             return "unterminated string literal - strings are single-line (a `raw string` may span lines)"

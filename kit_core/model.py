@@ -179,12 +179,11 @@ class TypeParam:
 # --------------------------------------------------------------------------- declarations
 
 
-@dataclass(frozen=True, slots=True)
-class DeclBase:
-    name: str
+class Documented:
+    """`decorator(name)` and `doc` of a declaration or method (its decorators and trivia)."""
+
+    __slots__ = ()
     decorators: tuple[Decorator, ...]
-    span: Span  # whole declaration including its decorators
-    name_span: Span
     trivia: Trivia
 
     def decorator(self, name: str) -> Decorator | None:
@@ -193,6 +192,15 @@ class DeclBase:
     @property
     def doc(self) -> str | None:
         return doc_of(self.decorators, self.trivia)
+
+
+@dataclass(frozen=True, slots=True)
+class DeclBase(Documented):
+    name: str
+    decorators: tuple[Decorator, ...]
+    span: Span  # whole declaration including its decorators
+    name_span: Span
+    trivia: Trivia
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,7 +278,7 @@ class Route:
 
 
 @dataclass(frozen=True, slots=True)
-class Method:
+class Method(Documented):
     verb: str  # lower-case: get post put patch delete head options
     name: str
     route: Route | None  # None: route defaults to /<kebab-case name>
@@ -281,13 +289,6 @@ class Method:
     name_span: Span
     trivia: Trivia = NO_TRIVIA
     body_comments: tuple[Comment, ...] = ()  # free comments inside the braces
-
-    def decorator(self, name: str) -> Decorator | None:
-        return find_decorator(self.decorators, name)
-
-    @property
-    def doc(self) -> str | None:
-        return doc_of(self.decorators, self.trivia)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,20 +16,22 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import Enum
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kit_core.designfiles import design_files, search_design_root
-from kit_core.generators.base import GenContext, Notice, OutputFile
+from kit_core.gcpause import paused_gc
+from kit_core.generators.base import TARGETS, GenContext, Notice, OutputFile
+from kit_core.generators.units import RenderUnit
 from kit_core.manifest import MANIFEST_NAME, Manifest, default_manifest, parse_manifest
 from kit_core.source import file_span
 
 if TYPE_CHECKING:
     from kit_core.diagnostics import Diagnostic
-    from kit_core.generators.units import RenderUnit
     from kit_core.model import SourceFile
 
 
@@ -37,15 +39,6 @@ def make(code: str, span: Any, **fields: Any) -> Diagnostic:
     from kit_core.diagnostics import make as make_diagnostic
 
     return make_diagnostic(code, span, **fields)
-
-
-class Stage(str, Enum):
-    LOAD = "load"
-    PROTO = "proto"
-    CHECK = "check"
-    GENERATE = "generate"
-    WRITE = "write"
-    DONE = "done"
 
 
 class DesignError(Exception):
@@ -258,8 +251,6 @@ def _checked(design: Design, analysis: Any) -> CheckResult:
 
 # --------------------------------------------------------------------------- generating
 
-TARGETS = ("go", "docs")
-
 
 @dataclass
 class GenResult:
@@ -284,10 +275,6 @@ def gen_context(design: Design, analysis: Any, keys: Any = None) -> GenContext:
 def units(design: Design, analysis: Any, targets: Iterable[str] = TARGETS, keys: Any = None) -> list[RenderUnit]:
     """The render units of the selected generators (`kit_core.generators.units`); ``keys``: see
     `GenContext.keys`."""
-    from functools import partial
-
-    from kit_core.generators.units import RenderUnit
-
     ctx = gen_context(design, analysis, keys)
     chosen = set(targets)
     out: list[RenderUnit] = []
@@ -316,7 +303,6 @@ def generate(design: Design, analysis: Any, targets: Iterable[str] = TARGETS) ->
     """Run the selected generators in memory; nothing touches the disk here (the protobuf
     plugins read the compiled protos from their stdin). Raises DesignError when the plugins
     cannot run or fail."""
-    from kit_core.gcpause import paused_gc
     from kit_core.generators.go.gofmt import gofmt_all
 
     with paused_gc(freeze=False):
@@ -352,8 +338,6 @@ def watched_inputs(design: Design) -> list[str]:
     plugins run through `go tool`), the plugins the manifest names, as the plugins stage finds
     them (a bare name on PATH, a path from the project root), and the protos of
     `proto.includes`. A run that finds nothing changed checks these too."""
-    import shutil
-
     out: list[str] = []
     mod_dir, _ = find_go_module(design.project_root)
     out += [str(mod_dir / "go.mod"), str(mod_dir / "go.sum")]

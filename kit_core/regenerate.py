@@ -25,17 +25,20 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kit_core.generators.base import Notice, OutputFile, Owner
+from kit_core import program
+from kit_core.gcpause import paused_gc
+from kit_core.generators.base import TARGETS, Notice, OutputFile, Owner
 from kit_core.incremental import store
 from kit_core.incremental.build import build_id
 from kit_core.incremental.inputs import inputs_digest
 from kit_core.incremental.keys import ContentDigests
 from kit_core.incremental.verify import Check, check_outputs, stat_record
 from kit_core.interrupt import shielded
+from kit_core.manifest import EventTarget, Manifest, OutputConfig
 from kit_core.writer import Journal, Known, WriteReport, write_outputs
 from kit_core.writer.journal import Recovery, recover
 from kit_core.writer.lock import project_lock
@@ -45,8 +48,6 @@ if TYPE_CHECKING:
     from kit_core.generators.units import RenderUnit
     from kit_core.incremental.ahead import Pending
     from kit_core.program import CheckResult, Design, SplitCheck
-
-TARGETS = ("go", "docs")
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,9 +133,6 @@ def prime(loaded: Loaded, project_root: Path, targets: Iterable[str] = TARGETS) 
     had nothing to render): render, and drop, the design-wide units - the OpenAPI document
     keeps its pieces for the next run (`GenContext.keys`) - so that the first edit renders
     only what it changes, not the whole document. Writes nothing."""
-    from kit_core import program
-    from kit_core.gcpause import paused_gc
-
     design, checked = loaded.design, loaded.checked
     if any(d.is_error for d in checked.diagnostics):
         return
@@ -171,12 +169,10 @@ class _Run:
     # ------------------------------------------------------------------ nothing changed
 
     def fast(self) -> Outcome | None:
-        from kit_core.program import file_identity
-
         cache = self.cache
         if cache is None or cache.inputs != self.inputs or cache.targets != list(self.targets):
             return None
-        if any(file_identity(path) != identity for path, identity in cache.watch.items()):
+        if any(program.file_identity(path) != identity for path, identity in cache.watch.items()):
             return None
         check = Check()
         entries = [cache.units[n] for n in cache.run_units if n in cache.units]
@@ -197,7 +193,6 @@ class _Run:
     # ------------------------------------------------------------------ something changed
 
     def full(self, loaded: Loaded | Callable[[], Loaded | None] | None) -> Outcome:
-        from kit_core import program
         from kit_core.incremental.ahead import Ahead, Pending
 
         self.progress("loading the design")
@@ -219,9 +214,6 @@ class _Run:
             return self._generate(design, checked, _Rules(split, rules))
 
     def _generate(self, design: Design, checked: CheckResult, rules: _Rules | None = None) -> Outcome:
-        from kit_core import program
-        from kit_core.gcpause import paused_gc
-
         self.outcome.diagnostics = _printed(checked.diagnostics)
         if self.outcome.has_errors:
             if rules is not None:
@@ -303,8 +295,6 @@ class _Run:
         design: Design,
         digests: ContentDigests,
     ) -> None:
-        from kit_core import program
-
         cache = store.Cache(self.build, os.path.realpath(self.project_root))
         if self.cache is not None and set(self.targets) != set(TARGETS):
             cache.units = dict(self.cache.units)  # other targets' units stay known
@@ -414,8 +404,6 @@ def _manifest_text(design: Design) -> str:
 
 
 def _manifest_facts(manifest: Any) -> dict[str, Any]:
-    from dataclasses import asdict
-
     targets = manifest.events_targets
     return {
         "path": manifest.path,
@@ -425,8 +413,6 @@ def _manifest_facts(manifest: Any) -> dict[str, Any]:
 
 
 def _manifest_from(facts: dict[str, Any]) -> Any:
-    from kit_core.manifest import EventTarget, Manifest, OutputConfig
-
     targets = facts.get("events_targets")
     return Manifest(
         path=str(facts.get("path", "")),

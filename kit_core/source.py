@@ -27,12 +27,6 @@ class Span(NamedTuple):
         """``path:line:col`` with 1-based line and column (byte column, as Go tools print)."""
         return f"{self.path}:{self.start_line + 1}:{self.start_col + 1}"
 
-    def contains(self, line: int, col: int) -> bool:
-        """Whether a 0-based (line, byte column) point lies inside this span (end inclusive)."""
-        if (line, col) < (self.start_line, self.start_col):
-            return False
-        return (line, col) <= (self.end_line, self.end_col)
-
 
 NO_SPAN = Span("", 0, 0, 0, 0, 0, 0, 0, 0)
 

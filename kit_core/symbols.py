@@ -32,7 +32,6 @@ PRIMITIVES = frozenset(
 INT_PRIMITIVES = frozenset("int int8 int16 int32 int64 uint uint8 uint16 uint32 uint64".split())
 FLOAT_PRIMITIVES = frozenset({"float32", "float64"})
 NUMBER_PRIMITIVES = INT_PRIMITIVES | FLOAT_PRIMITIVES
-STRING_PRIMITIVES = frozenset({"string", "bytes"})
 INT_RANGES: dict[str, tuple[int, int]] = {
     "int8": (-(2**7), 2**7 - 1),
     "int16": (-(2**15), 2**15 - 1),

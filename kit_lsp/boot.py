@@ -20,6 +20,7 @@ import sys
 import threading
 from typing import Any, NoReturn
 
+from kit_core import gcpause
 from kit_lsp import early, wire
 from kit_lsp.capabilities import initialize_result
 from kit_lsp.firstlook import FirstLook
@@ -78,6 +79,7 @@ def main(argv: list[str] | None = None) -> None:
 
         print(f"kit-lsp {__version__}")
         sys.exit(0)
+    gcpause.install()  # a long-lived server: models frozen out of the collector's sight, frees deferred
     first = FirstLook().start()  # at once: it imports the analyzer on the other core meanwhile
     importer = _Importer()
     importer.start()

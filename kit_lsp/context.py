@@ -12,10 +12,10 @@ import re
 from dataclasses import dataclass
 
 from kit_core.decorators import Site
+from kit_core.words import HTTP_VERBS
 
 _TOKENS = re.compile(rb'//[^\n]*|"(?:\\.|[^"\\\n])*"?|`[^`]*`?|[{}]')
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
-_VERBS = frozenset("get post put patch delete head options".split())
 
 TOP, TYPE_BODY, ERROR_BODY, ENUM_BODY, SERVICE_BODY, METHOD_BODY, EVENT_BODY, OTHER = (
     "top",
@@ -66,7 +66,7 @@ def _kind(head: str) -> str:
         words.pop(0)
     if not words:
         return OTHER
-    if words[0] in _VERBS:
+    if words[0] in HTTP_VERBS:
         return METHOD_BODY
     return _BODY_OF.get(words[0], OTHER)
 

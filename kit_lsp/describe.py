@@ -48,11 +48,6 @@ VERBS: dict[str, str] = {
     "options": "HTTP OPTIONS. Fields not bound elsewhere come from the query.",
 }
 
-KEYWORDS = (
-    "package import type enum error scalar service extend middleware request response event payload map "
-    "true false null".split()
-)
-
 _MAX_LINES = 40
 
 

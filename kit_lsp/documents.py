@@ -142,10 +142,6 @@ class Document:
                 self._file = lower_tree(self.path, self.source, tree, self._reuse)
             return self._file, self.version
 
-    @property
-    def is_parsed(self) -> bool:
-        return self._file is not None
-
 
 class DocumentStore:
     def __init__(self) -> None:

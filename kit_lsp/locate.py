@@ -9,7 +9,6 @@ from kit_core.model import (
     Decl,
     Decorator,
     EnumDecl,
-    EnumValue,
     ErrorDecl,
     Field,
     Method,
@@ -122,14 +121,6 @@ def verb_span(f: SourceFile, m: Method) -> Span | None:
         n.start_col16 - (n.start_byte - start),
         n.start_col16 - (n.start_byte - start) + len(m.verb),
     )
-
-
-def enclosing_value(decl: Decl | None, offset: int) -> EnumValue | None:
-    if isinstance(decl, EnumDecl):
-        for v in decl.values:
-            if _inside(v.span, offset):
-                return v
-    return None
 
 
 __all__ = ["Ref", "Target", "target_at", "verb_span"]

@@ -43,13 +43,12 @@ from kit_core.model import (
 from kit_core.semantics.types import TypeIndex
 from kit_core.source import Span
 from kit_core.symbols import PRIMITIVES, Kind
-from kit_lsp import describe
+from kit_core.words import KEYWORDS
 from kit_lsp.locate import target_at
 from kit_lsp.refs import references, resolve
 from kit_lsp.state import View
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_RESERVED = frozenset(describe.KEYWORDS) | frozenset(describe.VERBS)
 CROSS_FIELD = ("requiresOneOf", "mutuallyExclusive")
 COLLISION_WARNINGS = frozenset({"enum/value-collision", "field/name-collision"})
 DECL, FIELD, VALUE, METHOD = "declaration", "field", "enum value", "method"
@@ -307,7 +306,7 @@ def syntax_problem(symbol: Symbol, new: str) -> str | None:
         if symbol.kind == FIELD and not (new[0].islower() or new[0] == "_"):
             return f"{new!r}: a field name starts with a lower-case letter (an upper-case one reads as a mixin)"
         return None
-    if new in _RESERVED:
+    if new in KEYWORDS:
         return f"{new!r} is a reserved word"
     if new in PRIMITIVES:
         return f"{new!r} is a built-in type name"

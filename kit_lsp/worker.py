@@ -32,6 +32,8 @@ from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
+from kit_core import gcpause
+
 log = logging.getLogger(__name__)
 
 
@@ -115,6 +117,7 @@ def background() -> None:
 
 
 def main() -> None:
+    gcpause.install()  # the worker's generations pause the collector as `kit gen` does
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     background()
     serve_worker(sys.stdin, sys.stdout)

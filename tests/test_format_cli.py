@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
+
+import pytest
 
 from kit_core.format import run
 
@@ -69,3 +72,43 @@ def test_no_design_files_and_missing_paths(tmp_path: Path) -> None:
     assert code == 1 and "no design files" in err
     code, _, err = _run([str(tmp_path / "nope.kit")])
     assert code == 1 and "no such file" in err
+
+
+def test_write_replaces_the_file_atomically(tmp_path: Path) -> None:
+    """`kit fmt -w` writes through the writer: a new file renamed over the old one (a new
+    inode), keeping the file's mode, with no staging file left beside it."""
+    f = tmp_path / "a.kit"
+    f.write_text(UGLY)
+    f.chmod(0o640)
+    before = f.stat().st_ino
+    assert _run([str(f)])[0] == 0
+    assert f.read_text() == PRETTY
+    assert f.stat().st_ino != before and f.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.kit"]
+
+
+def test_a_crash_mid_write_leaves_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kit_core.writer import host
+
+    f = tmp_path / "a.kit"
+    f.write_text(UGLY)
+
+    def half_then_die(fd: int, data: bytes) -> None:
+        os.write(fd, data[: len(data) // 2])
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(host, "_write_all", half_then_die)
+    with pytest.raises(OSError):
+        _run([str(f)])
+    assert f.read_text() == UGLY
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.kit"]
+
+
+def test_a_symlinked_file_is_formatted_through_the_link(tmp_path: Path) -> None:
+    real = tmp_path / "real.kit"
+    real.write_text(UGLY)
+    (tmp_path / "d").mkdir()
+    link = tmp_path / "d" / "link.kit"
+    link.symlink_to(real)
+    assert _run([str(link)])[0] == 0
+    assert link.is_symlink() and real.read_text() == PRETTY

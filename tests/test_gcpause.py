@@ -4,12 +4,46 @@ from __future__ import annotations
 
 import gc
 import weakref
+from pathlib import Path
+
+import pytest
 
 from kit_core import gcpause
 
 
 class _Thing:
     pass
+
+
+@pytest.fixture(autouse=True)
+def policy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What an entry point (`kit`, `kit-lsp`) installs; undone after each test."""
+    monkeypatch.setattr(gcpause, "_installed", True)
+
+
+def test_without_the_policy_the_library_leaves_the_collector_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(gcpause, "_installed", False)
+    frozen = gc.get_freeze_count()
+    with gcpause.paused_gc():
+        assert gc.isenabled()
+        kept = [_Thing() for _ in range(100)]
+    assert gc.get_freeze_count() == frozen and kept
+    thing = _Thing()
+    ref = weakref.ref(thing)
+    gcpause.retire(thing)
+    del thing
+    assert ref() is None  # not kept for a later release
+
+
+def test_the_cli_and_the_language_server_install_the_policy(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kit_core import cli
+
+    monkeypatch.setattr(gcpause, "_installed", False)
+    assert cli.main(["version"]) == 0
+    assert gcpause._installed
+    boot = Path(__file__).resolve().parents[1] / "kit_lsp"
+    for entry in ("boot.py", "worker.py"):
+        assert "gcpause.install()" in (boot / entry).read_text(), entry
 
 
 def test_pause_restores_the_collector_and_freezes_what_survived() -> None:

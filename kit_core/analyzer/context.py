@@ -7,8 +7,7 @@ incremental `Analyzer` knows which cached results an edit elsewhere invalidates.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -229,16 +228,6 @@ class Ctx:
         result, deps = self.tracked(compute)
         self.memo[key] = (result, deps)
         return result
-
-    @contextmanager
-    def tracking(self) -> Iterator[set[DepKey]]:
-        """Record the names looked up inside the block (for one file's cached results)."""
-        deps: set[DepKey] = set()
-        self.deps, self.index.recording = deps, deps
-        try:
-            yield deps
-        finally:
-            self.deps, self.index.recording = None, None
 
 
 class _CachingBuilder(HttpBuilder):

@@ -25,11 +25,7 @@ from kit_core.decorators import (
 from kit_core.decorators.checks import bounds_reversed, literal_text
 from kit_core.diagnostics import Fix
 from kit_core.model import Decl, Decorator, Literal, LiteralKind, ServiceDecl, SourceFile
-
-KEYWORDS = frozenset(
-    "package import type enum error scalar service extend middleware request response event payload map "
-    "true false null get post put patch delete head options".split()
-)
+from kit_core.words import KEYWORDS
 
 
 def check_file(ctx: Ctx, file: SourceFile) -> None:

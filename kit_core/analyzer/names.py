@@ -8,6 +8,7 @@ from functools import partial
 
 from kit_core.analyzer.context import Ctx, related
 from kit_core.analyzer.walk import DECL_KINDS
+from kit_core.gowords import KEYWORDS, PREDECLARED
 from kit_core.model import (
     Decl,
     EnumDecl,
@@ -23,15 +24,6 @@ from kit_core.naming import enum_const, error_go_type, middleware_file
 from kit_core.source import Span
 from kit_core.symbols import PRIMITIVES, Package
 
-GO_KEYWORDS = frozenset(
-    "break case chan const continue default defer else fallthrough for func go goto if import interface map "
-    "package range return select struct switch type var".split()
-)
-GO_PREDECLARED = frozenset(
-    "any append bool byte cap clear close comparable complex complex64 complex128 copy delete error false "
-    "float32 float64 imag int int8 int16 int32 int64 iota len make max min new nil panic print println real "
-    "recover rune string true uint uint8 uint16 uint32 uint64 uintptr".split()
-)
 RESERVED_MIDDLEWARE = frozenset({"Config", "Middlewares"})
 
 
@@ -86,9 +78,9 @@ def _what_file_holds(file: SourceFile) -> tuple[str, Span] | None:
 def package_name_problem(name: str) -> str | None:
     if name in ("init", "main", "_"):
         return f"`{name}` has a special meaning in Go"
-    if name in GO_KEYWORDS:
+    if name in KEYWORDS:
         return "it is a Go keyword"
-    if name in GO_PREDECLARED:
+    if name in PREDECLARED:
         return "it is a predeclared Go name"
     return None
 

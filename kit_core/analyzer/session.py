@@ -295,13 +295,6 @@ class Analyzer:
     def files(self) -> tuple[SourceFile, ...]:
         return tuple(self._files[p] for p in sorted(self._files))
 
-    def set_manifest(self, manifest: Manifest | None) -> Analysis:
-        self._manifest = manifest
-        self._results.clear()
-        self._methods.clear()
-        self._reusable.clear()
-        return self._analyze()
-
     def update_all(self, files: Iterable[SourceFile]) -> Analysis:
         self._files = {f.path: f for f in files}
         self._results.clear()

@@ -185,31 +185,20 @@ def _generic(ctx: Ctx, site: RefSite, ref: TypeRef, shape: TypeShape, top: bool)
 
 
 def _message(ctx: Ctx, site: RefSite, ref: TypeRef, shape: TypeShape) -> None:
-    clause = site.role
+    reason = _message_problem(site.role, shape)
+    if reason is not None:
+        ctx.report("service/message-type", ref.span, clause=site.role, type=ref.text(), reason=reason)
+
+
+def _message_problem(clause: str, shape: TypeShape) -> str | None:
+    """Why a type cannot be a request or response (`service/message-type`), None when it can."""
     if shape.kind is Kind.PRIMITIVE:
-        ctx.report(
-            "service/message-type",
-            ref.span,
-            clause=clause,
-            type=ref.text(),
-            reason="is a built-in type - wrap it in a declared type",
-        )
-    elif clause == "request" and shape.kind in (Kind.ENUM, Kind.SCALAR):
-        ctx.report(
-            "service/message-type",
-            ref.span,
-            clause=clause,
-            type=ref.text(),
-            reason=f"is {_KIND_WORDS[shape.kind]}; a request must be a declared type",
-        )
-    elif shape.kind is Kind.ERROR:
-        ctx.report(
-            "service/message-type",
-            ref.span,
-            clause=clause,
-            type=ref.text(),
-            reason="is an error; declare it in @errors instead",
-        )
+        return "is a built-in type - wrap it in a declared type"
+    if clause == "request" and shape.kind in (Kind.ENUM, Kind.SCALAR):
+        return f"is {_KIND_WORDS[shape.kind]}; a request must be a declared type"
+    if shape.kind is Kind.ERROR:
+        return "is an error; declare it in @errors instead"
+    return None
 
 
 def _instantiation_cycle(ctx: Ctx, decl: TypeDecl, ref: TypeRef) -> None:

@@ -14,7 +14,6 @@ from kit_core.model import (
     ErrorDecl,
     EventDecl,
     Field,
-    Method,
     MiddlewareDecl,
     ScalarDecl,
     ServiceDecl,
@@ -62,12 +61,6 @@ def decl_site(decl: Decl) -> Site:
     return _DECL_SITES[type(decl)]
 
 
-def sites_of(file: SourceFile) -> Iterator[SiteNode]:
-    yield from file_sites(file)
-    for decl in file.declarations:
-        yield from decl_sites(decl)
-
-
 def file_sites(file: SourceFile) -> Iterator[SiteNode]:
     """The file's own decorators (above `package`), if any."""
     if file.decorators:
@@ -102,13 +95,6 @@ def _members(decl: Decl) -> Iterator[SiteNode]:
     elif isinstance(decl, ServiceDecl):
         for m in decl.methods:
             yield _SiteNode(Site.METHOD, m.decorators, m.name_span, decl, m)
-
-
-def methods_of(file: SourceFile) -> Iterator[tuple[ServiceDecl, Method]]:
-    for decl in file.declarations:
-        if isinstance(decl, ServiceDecl):
-            for m in decl.methods:
-                yield decl, m
 
 
 @dataclass(frozen=True, slots=True)

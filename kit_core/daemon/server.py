@@ -416,6 +416,9 @@ def _reply(conn: socket.socket, message: dict[str, Any], output: _Output | None 
 def main(argv: list[str]) -> int:
     logging.basicConfig(level=os.environ.get("KIT_DAEMON_LOG", "WARNING"), stream=sys.stderr)
     if argv[:1] == ["serve"]:  # serve [KIT_CORE_DIR]: the folder only names the checkout in `ps`
+        from kit_core import gcpause
+
+        gcpause.install()  # an entry point: kit's bulk phases may pause and freeze the collector
         return serve()
     if argv[:1] in (["stop"], ["status"]):
         import json

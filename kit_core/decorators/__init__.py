@@ -11,7 +11,6 @@ Typical questions and where the answer is:
 
 from __future__ import annotations
 
-from kit_core.decorators.categories import ERROR_CATEGORIES, ErrorCategory, category_status
 from kit_core.decorators.checks import flat_args, literal_text
 from kit_core.decorators.formats import FORMATS, Format
 from kit_core.decorators.spec import (
@@ -27,6 +26,7 @@ from kit_core.decorators.spec import (
     kind_accepts,
 )
 from kit_core.decorators.table import DECORATORS, REMOVED
+from kit_core.error_categories import ERROR_CATEGORIES, ErrorCategory, category_status
 
 REGISTRY: dict[str, DecoratorSpec] = {d.name: d for d in DECORATORS}
 

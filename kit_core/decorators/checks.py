@@ -8,11 +8,11 @@ take this validator) are the analyzer's; these look at the decorator alone.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from fractions import Fraction
 
 from kit_core.decorators.formats import FORMATS
-from kit_core.decorators.spec import ArgCheck, ArgProblem
+from kit_core.decorators.spec import ArgProblem
 from kit_core.model import Decorator, Literal, LiteralKind
 from kit_core.regex import pattern_problem
 
@@ -180,5 +180,3 @@ def relative_dir(dec: Decorator) -> Iterator[ArgProblem]:
             )
 
 
-def combine(*checks: Callable[[Decorator], Iterable[ArgProblem]]) -> tuple[ArgCheck, ...]:
-    return tuple(checks)

@@ -180,17 +180,8 @@ class DecoratorSpec:
         return not self.params
 
     @property
-    def max_args(self) -> int | None:
-        """None when variadic."""
-        return None if self.variadic else len(self.params)
-
-    @property
     def is_validator(self) -> bool:
         return self.role is Role.VALIDATOR
-
-    @property
-    def is_binding(self) -> bool:
-        return self.role is Role.BINDING
 
     @property
     def signature(self) -> str:

@@ -2,6 +2,8 @@
 lenses ("stub: implemented / TODO", "open handler", "open stub", "open in OpenAPI") and for
 go to definition from a method to its Go stub. Paths are project-relative, as the
 generators write them (`kit_core.generators.go.layout`, `kit_core.generators.grpc.view`).
+The generator modules are imported inside the functions, deliberately: they load when a
+lens is first asked for, so that kit-lsp's start-up does not wait for them.
 """
 
 from __future__ import annotations

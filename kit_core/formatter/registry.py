@@ -8,12 +8,6 @@ from __future__ import annotations
 
 from functools import cache
 
-KEYWORDS = frozenset(
-    "package import type enum error scalar service extend middleware request response event payload map "
-    "true false null get post put patch delete head options".split()
-)
-"""Reserved words (dsl-facts §1.3): a quoted argument spelling one of them stays quoted."""
-
 
 @cache
 def registered_idents(decorator: str) -> frozenset[str]:

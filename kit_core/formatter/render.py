@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kit_core.formatter.registry import KEYWORDS, registered_idents
+from kit_core.formatter.registry import registered_idents
 from kit_core.model import Decorator, Field, Literal, LiteralKind, Route, TypeRef
+from kit_core.words import KEYWORDS  # a quoted argument spelling a reserved word stays quoted
 
 
 def literal(lit: Literal, bare_names: frozenset[str] = frozenset()) -> str:

@@ -10,6 +10,9 @@ if TYPE_CHECKING:
     from kit_core.manifest import Manifest
 
 
+TARGETS = ("go", "docs")  # what `kit gen` writes when no --target narrows it
+
+
 class Owner(str, Enum):
     REGEN = "regen"  # rewritten on every run, carries the `Code generated ... DO NOT EDIT.` header
     GEN_ONCE = "gen-once"  # written only when absent

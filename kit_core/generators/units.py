@@ -34,12 +34,11 @@ written), and takes the others' outputs as they are. So the contract is:
 A unit must produce the same files whenever its key is the same; a unit that declares too
 little gives stale output, and the test `tests/incremental` (random edits, incremental run
 compared byte for byte with a full run) is there to catch it. When in doubt, declare more.
-`render_all` renders every unit (what a run without a cache does).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from kit_core.generators.base import OutputFile
@@ -56,5 +55,3 @@ class RenderUnit:
     weight: int = 1
 
 
-def render_all(units: Iterable[RenderUnit]) -> list[OutputFile]:
-    return [f for u in units for f in u.render()]

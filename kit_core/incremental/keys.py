@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -128,7 +128,3 @@ class DesignKeys:
 def base_key(*parts: str) -> str:
     """What every unit depends on (kit's build, the manifest, the module path...)."""
     return digest("kit-units-1", *parts)
-
-
-def keys_for(units: Iterable[RenderUnit], keys: DesignKeys) -> dict[str, str]:
-    return {u.name: keys.of(u) for u in units}

@@ -31,7 +31,6 @@ def stat_record(st: os.stat_result) -> list[int]:
 class Check:
     """The outputs of a set of units checked against the disk."""
 
-    intact: bool = True
     read: int = 0  # files read (their stat could not be trusted)
     stats: dict[str, list[int]] = field(default_factory=dict)  # fresh records of REGEN outputs
 

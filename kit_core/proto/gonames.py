@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import posixpath
 
-GO_KEYWORDS = frozenset(
-    "break case chan const continue default defer else fallthrough for func go goto if import interface "
-    "map package range return select struct switch type var".split()
-)
+from kit_core.gowords import KEYWORDS
 
 
 def go_camel_case(s: str) -> str:
@@ -44,7 +41,7 @@ def _lower(c: str) -> bool:
 def go_sanitized(s: str) -> str:
     """protobuf-go's `strs.GoSanitized`: a valid Go identifier for a package name."""
     s = "".join(ch if ch.isalpha() or ch.isdigit() else "_" for ch in s)
-    if s in GO_KEYWORDS or not s[:1].isalpha():
+    if s in KEYWORDS or not s[:1].isalpha():
         return "_" + s
     return s
 

@@ -80,12 +80,6 @@ class Protos:
             return
         self.outlines = {name: outline(pd, name) for name in pd.names}
 
-    def import_name(self, path: str) -> str | None:
-        try:
-            return Path(path).relative_to(self.root).as_posix()
-        except ValueError:
-            return None
-
 
 def _stamp(path: str) -> tuple[int, int]:
     try:

@@ -151,9 +151,6 @@ class HttpModel:
     methods: tuple[MethodInfo, ...]
     groups: dict[str, tuple[MethodInfo, ...]] = field(default_factory=dict)  # by output_dir
 
-    def of_service(self, package: str, service: str) -> tuple[MethodInfo, ...]:
-        return tuple(m for m in self.methods if m.package == package and m.service == service)
-
 
 # --------------------------------------------------------------------------- helpers
 

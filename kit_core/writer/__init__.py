@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kit_core.generators.base import Notice, OutputFile, Owner
+from kit_core.generators.base import TARGETS, Notice, OutputFile, Owner
 from kit_core.writer.apply import WriteFailed, apply_plan
 from kit_core.writer.headers import GO_GEN_ONCE, GO_REGEN, YAML_REGEN
 from kit_core.writer.host import DiskHost, Host, MemoryHost
@@ -56,8 +56,6 @@ __all__ = [
     "write_outputs",
 ]
 
-ALL_TARGETS = ("go", "docs")
-
 
 @dataclass(slots=True)
 class WriteReport:
@@ -83,7 +81,7 @@ def plan_outputs(
     host: Host,
     files: Sequence[OutputFile],
     manifest: Any,
-    targets: Iterable[str] = ALL_TARGETS,
+    targets: Iterable[str] = TARGETS,
     sweep: bool = True,
     known: Sequence[Known] = (),
     renames: Mapping[str, str] | None = None,
@@ -150,7 +148,7 @@ def write_outputs(
     files: Sequence[OutputFile],
     manifest: Any,
     *,
-    targets: Iterable[str] = ALL_TARGETS,
+    targets: Iterable[str] = TARGETS,
     host: Host | None = None,
     sweep: bool = True,
     known: Sequence[Known] = (),

@@ -261,6 +261,20 @@ class DiskHost:
         os.unlink(self._guard(path))
 
 
+def replace_file(path: str | Path, data: bytes) -> None:
+    """Write ``data`` over one file the way kit writes its outputs: a staging file beside it,
+    then one rename, so that a crash leaves the old text or the new, never a part (the file
+    keeps its mode). A symlink is followed: its target is replaced and the link stays."""
+    head, name = os.path.split(os.path.realpath(path))
+    host = DiskHost(Path(head))
+    token = host.stage(name, data)
+    try:
+        host.commit(token, name)
+    except BaseException:
+        host.discard(token)
+        raise
+
+
 def _write_all(fd: int, data: bytes) -> None:
     """`data` written whole with plain system calls (no buffered file object per output)."""
     view = memoryview(data)

@@ -40,7 +40,6 @@ IDLE_COLLECT_S = 30.0  # quiet time after an analysis before a full garbage coll
 REMEMBER_S = 2.0  # quiet time after a design's analysis before its diagnostics are cached
 
 ANALYZER = "analyzer"
-GENERATE = "generate"
 
 
 class Diagnostics:

@@ -32,6 +32,13 @@ def declaration_at(view: View, position: lsp.Position) -> Decl | None:
     return None
 
 
+def _named(ls: KitLanguageServer, uri: str, position: lsp.Position) -> tuple[View, Decl] | None:
+    """The document's view and the declaration named at the cursor, when both are there."""
+    view = ls.state.view(uri)
+    decl = declaration_at(view, position) if view is not None else None
+    return (view, decl) if view is not None and decl is not None else None
+
+
 def register(server: KitLanguageServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
     @server.thread()
@@ -50,10 +57,10 @@ def register(server: KitLanguageServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
     @server.thread()
     def refs(ls: KitLanguageServer, params: lsp.ReferenceParams) -> list[lsp.Location] | None:
-        view = ls.state.view(params.text_document.uri)
-        decl = declaration_at(view, params.position) if view is not None else None
-        if view is None or decl is None:
+        named = _named(ls, params.text_document.uri, params.position)
+        if named is None:
             return None
+        view, decl = named
         spans = [r.span for r in references(view.symbols, view.files, decl)]
         if params.context.include_declaration:
             spans.insert(0, decl.name_span)
@@ -62,10 +69,10 @@ def register(server: KitLanguageServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
     @server.thread()
     def highlight(ls: KitLanguageServer, params: lsp.DocumentHighlightParams) -> list[lsp.DocumentHighlight] | None:
-        view = ls.state.view(params.text_document.uri)
-        decl = declaration_at(view, params.position) if view is not None else None
-        if view is None or decl is None:
+        named = _named(ls, params.text_document.uri, params.position)
+        if named is None:
             return None
+        view, decl = named
         spans = [r.span for r in references(view.symbols, [view.file], decl)]
         if decl.name_span.path == view.doc.path:
             spans.insert(0, decl.name_span)

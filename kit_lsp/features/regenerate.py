@@ -78,10 +78,6 @@ class Regenerator:
             if run_id is not None:
                 self.worker.cancel(run_id)
 
-    @property
-    def busy(self) -> bool:
-        return any(not t.done() for t in self._tasks.values())
-
     async def _run(self, root: Path) -> None:
         await asyncio.sleep(self._server.state.settings.generate_delay_ms / 1000)
         self._running[root] = None

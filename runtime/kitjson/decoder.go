@@ -128,11 +128,7 @@ func (d *Decoder) open(c byte, kind frameKind, name string) bool {
 // key read (Key), false at the end of the object (which it closes) or after
 // an error.
 func (d *Decoder) More() bool {
-	if d.err != nil {
-		return false
-	}
-	f := &d.frames[len(d.frames)-1]
-	c, ok := d.next()
+	f, c, ok := d.step()
 	if !ok {
 		return false
 	}
@@ -205,6 +201,17 @@ func (d *Decoder) next() (byte, bool) {
 	return c, true
 }
 
+// step begins More and Elem: the innermost frame and the next byte past white
+// space; false after an error or at the end of the input.
+func (d *Decoder) step() (*frame, byte, bool) {
+	if d.err != nil {
+		return nil, 0, false
+	}
+	f := &d.frames[len(d.frames)-1]
+	c, ok := d.next()
+	return f, c, ok
+}
+
 // Key returns the current member's key, unescaped. It is valid until the
 // next call of More.
 func (d *Decoder) Key() []byte { return d.key }
@@ -213,11 +220,7 @@ func (d *Decoder) Key() []byte { return d.key }
 // follows, false at the end of the array (which it closes) or after an
 // error.
 func (d *Decoder) Elem() bool {
-	if d.err != nil {
-		return false
-	}
-	f := &d.frames[len(d.frames)-1]
-	c, ok := d.next()
+	f, c, ok := d.step()
 	if !ok {
 		return false
 	}

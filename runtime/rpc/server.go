@@ -2,7 +2,6 @@ package rpc
 
 import (
 	"context"
-	"errors"
 	"net"
 	"runtime"
 	"sync"
@@ -19,6 +18,8 @@ import (
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/stats"
 
+	"github.com/kitdev/kit/runtime/internal/listener"
+	"github.com/kitdev/kit/runtime/internal/logslot"
 	"github.com/kitdev/kit/runtime/log"
 )
 
@@ -69,18 +70,14 @@ type Server struct {
 	health  *healthService
 	timeout time.Duration
 
-	logger atomic.Pointer[loggerBox]
+	logger logslot.Slot
 	unary  atomic.Pointer[unaryChain]
 	stream atomic.Pointer[streamChain]
 
 	mu       sync.Mutex
 	services []string
-	ln       net.Listener
-	serving  bool
-	stopped  bool
+	lis      listener.State
 }
-
-type loggerBox struct{ l log.Logger }
 
 // NewServer builds a server. The health service is always registered; the
 // reflection service when WithReflection(true) is given.
@@ -164,82 +161,40 @@ func (s *Server) UseStream(interceptors ...grpc.StreamServerInterceptor) {
 // it as the process default logger (log.SetDefault), as the HTTP server's
 // SetLogger does. Nil is ignored.
 func (s *Server) SetLogger(l log.Logger) {
-	if l == nil {
-		return
-	}
-	s.logger.Store(&loggerBox{l: l})
-	log.SetDefault(l)
+	s.logger.Set(l)
 }
 
 // Logger returns the server's logger: the one given to SetLogger, else the
 // process default.
-func (s *Server) Logger() log.Logger {
-	if b := s.logger.Load(); b != nil {
-		return b.l
-	}
-	return log.Default()
-}
+func (s *Server) Logger() log.Logger { return s.logger.Get() }
 
 // Start listens on addr (DefaultAddr when empty) and serves until Stop; it
 // returns nil after Stop.
-func (s *Server) Start(addr string) error {
-	ln, err := s.Listen(addr)
-	if err != nil {
-		return err
-	}
-	return s.Serve(ln)
-}
+func (s *Server) Start(addr string) error { return listener.Start(s, addr) }
 
 // Listen binds addr (DefaultAddr when empty; ":0" picks a free port) and
 // records the listener for Addr.
-func (s *Server) Listen(addr string) (net.Listener, error) {
-	if addr == "" {
-		addr = DefaultAddr
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	if s.ln == nil {
-		s.ln = ln
-	}
-	s.mu.Unlock()
-	return ln, nil
-}
+func (s *Server) Listen(addr string) (net.Listener, error) { return s.lis.Listen(addr, DefaultAddr) }
 
 // Serve marks the server and every registered service SERVING, then serves
 // l until Stop; it returns nil after Stop.
 func (s *Server) Serve(l net.Listener) error {
-	s.mu.Lock()
-	if s.stopped {
-		s.mu.Unlock()
-		_ = l.Close()
-		return nil
+	ok, err := s.lis.Serve(l, "rpc", func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
+		for _, name := range s.services {
+			s.health.SetServingStatus(name, healthpb.HealthCheckResponse_SERVING)
+		}
+	})
+	if !ok {
+		return err
 	}
-	if s.serving {
-		s.mu.Unlock()
-		return errors.New("rpc: already serving")
-	}
-	s.serving = true
-	s.ln = l
-	s.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
-	for _, name := range s.services {
-		s.health.SetServingStatus(name, healthpb.HealthCheckResponse_SERVING)
-	}
-	s.mu.Unlock()
 	return s.gs.Serve(l)
 }
 
 // Addr returns the bound address once Listen or Start bound it, else "".
-func (s *Server) Addr() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ln == nil {
-		return ""
-	}
-	return s.ln.Addr().String()
-}
+func (s *Server) Addr() string { return s.lis.Addr() }
 
 // Stop sets every health status to NOT_SERVING, ends the health watches
 // once they have sent it, stops accepting calls and waits for in-flight
@@ -247,18 +202,7 @@ func (s *Server) Addr() string {
 // calls are cut off and ctx's error is returned. Stop is a no-op (nil) when
 // the server never served; a Serve after Stop returns nil at once.
 func (s *Server) Stop(ctx context.Context) error {
-	s.mu.Lock()
-	if s.stopped {
-		s.mu.Unlock()
-		return nil
-	}
-	s.stopped = true
-	serving, ln := s.serving, s.ln
-	s.mu.Unlock()
-	if !serving {
-		if ln != nil {
-			_ = ln.Close()
-		}
+	if !s.lis.Stop() {
 		return nil
 	}
 	s.health.shutdown()

@@ -29,6 +29,8 @@ import (
 	"time"
 
 	"github.com/kitdev/kit/runtime/internal/jsonline"
+	"github.com/kitdev/kit/runtime/internal/listener"
+	"github.com/kitdev/kit/runtime/internal/logslot"
 	"github.com/kitdev/kit/runtime/internal/reqctx"
 	"github.com/kitdev/kit/runtime/log"
 )
@@ -99,7 +101,7 @@ type Server struct {
 	opts   options
 	mux    *http.ServeMux
 
-	logger atomic.Pointer[loggerBox]
+	logger logslot.Slot
 
 	mu         sync.Mutex
 	globals    []Middleware
@@ -117,11 +119,9 @@ type Server struct {
 	idleTO     time.Duration
 	maxHeadKB  int
 	httpServer *http.Server
-	ln         net.Listener
-	stopped    bool
+	lis        listener.State
 }
 
-type loggerBox struct{ l log.Logger }
 type handlerBox struct{ h http.Handler }
 
 type pipeline struct{ user http.Handler }
@@ -352,21 +352,12 @@ func (l serverLogger) LogAttrs(ctx context.Context, level log.Level, msg string,
 // SetLogger replaces the server's logger and installs it as the process
 // default logger (log.SetDefault).
 func (s *Server) SetLogger(l log.Logger) {
-	if l == nil {
-		return
-	}
-	s.logger.Store(&loggerBox{l: l})
-	log.SetDefault(l)
+	s.logger.Set(l)
 }
 
 // Logger returns the server's logger: the one given to SetLogger, else the
 // process default.
-func (s *Server) Logger() log.Logger {
-	if b := s.logger.Load(); b != nil {
-		return b.l
-	}
-	return log.Default()
-}
+func (s *Server) Logger() log.Logger { return s.logger.Get() }
 
 // SetJSONCodec replaces the process-wide JSON codec (see SetGlobalJSONCodec).
 func (s *Server) SetJSONCodec(c Codec) { SetGlobalJSONCodec(c) }
@@ -494,62 +485,38 @@ func (s *Server) With(names []string, h http.Handler) http.Handler {
 
 // Start listens on addr (":8080" when empty) and serves until Stop; it
 // returns nil after Stop and the listen or serve error otherwise.
-func (s *Server) Start(addr string) error {
-	ln, err := s.Listen(addr)
-	if err != nil {
-		return err
-	}
-	return s.Serve(ln)
-}
+func (s *Server) Start(addr string) error { return listener.Start(s, addr) }
 
 // Listen binds addr (":8080" when empty; ":0" picks a free port) and
 // records the listener for Addr.
-func (s *Server) Listen(addr string) (net.Listener, error) {
-	if addr == "" {
-		addr = DefaultAddr
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	if s.ln == nil {
-		s.ln = ln
-	}
-	s.mu.Unlock()
-	return ln, nil
-}
+func (s *Server) Listen(addr string) (net.Listener, error) { return s.lis.Listen(addr, DefaultAddr) }
 
 // Serve serves on l until Stop; it returns nil after Stop.
 func (s *Server) Serve(l net.Listener) error {
-	s.mu.Lock()
-	if s.stopped {
-		s.mu.Unlock()
-		_ = l.Close()
-		return nil
+	var hs *http.Server
+	ok, err := s.lis.Serve(l, "server", func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		hs = &http.Server{
+			Handler:           s.Handler(),
+			ReadTimeout:       s.readTO,
+			ReadHeaderTimeout: s.headerTO,
+			WriteTimeout:      s.writeTO,
+			IdleTimeout:       s.idleTO,
+			MaxHeaderBytes:    s.maxHeadKB << 10,
+			ErrorLog:          httpErrorLog(),
+			ConnState:         guardConnState,
+			ConnContext:       guardConnContext,
+		}
+		if s.readTO > 0 && (hs.ReadHeaderTimeout <= 0 || s.readTO < hs.ReadHeaderTimeout) {
+			hs.ReadHeaderTimeout = s.readTO
+		}
+		s.httpServer = hs
+	})
+	if !ok {
+		return err
 	}
-	if s.httpServer != nil {
-		s.mu.Unlock()
-		return errors.New("server: already serving")
-	}
-	s.ln = l
-	hs := &http.Server{
-		Handler:           s.Handler(),
-		ReadTimeout:       s.readTO,
-		ReadHeaderTimeout: s.headerTO,
-		WriteTimeout:      s.writeTO,
-		IdleTimeout:       s.idleTO,
-		MaxHeaderBytes:    s.maxHeadKB << 10,
-		ErrorLog:          httpErrorLog(),
-		ConnState:         guardConnState,
-		ConnContext:       guardConnContext,
-	}
-	if s.readTO > 0 && (hs.ReadHeaderTimeout <= 0 || s.readTO < hs.ReadHeaderTimeout) {
-		hs.ReadHeaderTimeout = s.readTO
-	}
-	s.httpServer = hs
-	s.mu.Unlock()
-	err := hs.Serve(guardListener{l})
+	err = hs.Serve(guardListener{l})
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}
@@ -558,34 +525,19 @@ func (s *Server) Serve(l net.Listener) error {
 
 // Addr returns the bound listen address once Listen or Start has bound it,
 // else "".
-func (s *Server) Addr() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ln == nil {
-		return ""
-	}
-	return s.ln.Addr().String()
-}
+func (s *Server) Addr() string { return s.lis.Addr() }
 
 // Stop closes the listener, waits for in-flight requests within ctx, then
 // returns. When ctx ends first the remaining connections are closed and the
 // context error is returned. Stop is a no-op (nil) when the server never
 // started; a Start after Stop returns nil at once.
 func (s *Server) Stop(ctx context.Context) error {
+	if !s.lis.Stop() {
+		return nil
+	}
 	s.mu.Lock()
-	if s.stopped {
-		s.mu.Unlock()
-		return nil
-	}
-	s.stopped = true
-	hs, ln := s.httpServer, s.ln
+	hs := s.httpServer
 	s.mu.Unlock()
-	if hs == nil {
-		if ln != nil {
-			_ = ln.Close()
-		}
-		return nil
-	}
 	if err := hs.Shutdown(ctx); err != nil {
 		_ = hs.Close()
 		return err

@@ -74,6 +74,9 @@ class Binder:
             source = "Values"  # of the query parsed once per request (`q`, see the handler)
             self.uses_query = True
         refuse_file = [f"if err := {h}.NotFile(r, {wire}); err != nil {{\n\treturn err\n}}"] if source == "Form" else []
+        if gotype == "string":  # a plain string takes the value as it is: no parse, no conversion
+            taken = "vs" if shape.array_dims else "&vs[0]" if pointer else "vs[0]"
+            return [*refuse_file, f"if vs, ok := {h}.{source}({args}); ok {{\n\t{expr} = {taken}\n}}"]
         return [
             *refuse_file,
             f"if vs, ok := {h}.{source}({args}); ok {{\n"

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 
+from kit_core import naming
 from kit_core.decorators.checks import exact_text
 from kit_core.decorators.formats import FORMATS
 from kit_core.generators.go.design import FieldFacts, GoDesign, Leaf
@@ -56,7 +57,7 @@ class PackageHelpers:
     def use(self, name: str) -> str:
         self.names.add(name)
         self.imports.update(HELPER_IMPORTS[name])
-        return "kit" + name[:1].upper() + name[1:]
+        return "kit" + naming.go_name(name)  # `kitUUID`: Go spells initialisms in capitals
 
     def pattern(self, source: str) -> str:
         if source not in self.patterns:

@@ -108,9 +108,6 @@ class FieldFacts:
             f.name, ref, optional, nullable, "sensitive" in names, kind, go, pointer, leaf,
         )  # fmt: skip
 
-    def has(self, name: str) -> bool:
-        return name in self.names
-
     def wire_name(self, binding: str | None) -> str:
         """The label of messages and the wire key: binding name, `@json` key, else the DSL name."""
         if binding and binding != "body":

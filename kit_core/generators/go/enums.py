@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from kit_core import naming
 from kit_core.generators.base import OutputFile, Owner
 from kit_core.generators.go.align import align
-from kit_core.generators.go.gocontext import GoGen, decl_doc, doc_comment
+from kit_core.generators.go.gocontext import GoGen, decl_doc, defined, doc_comment
 from kit_core.generators.go.needs import enum_is_int
 from kit_core.generators.go.render import go_file, go_string
 from kit_core.model import EnumDecl
@@ -36,7 +36,7 @@ def wire_values(decl: EnumDecl) -> list[str]:
     return [str(v.value.value) if v.value is not None else v.name for v in decl.values]
 
 
-def enum_view(decl: EnumDecl) -> EnumView:
+def enum_view(decl: EnumDecl, package: str) -> EnumView:
     is_int = enum_is_int(decl)
     wires = wire_values(decl)
     values = [
@@ -52,7 +52,7 @@ def enum_view(decl: EnumDecl) -> EnumView:
     return EnumView(
         decl.name,
         "int" if is_int else "string",
-        decl_doc(decl),
+        decl_doc(decl, decl.name, defined(decl.name, package, "enum"), True),
         values,
         f"must be one of [{' '.join(wires)}]",
     )
@@ -68,6 +68,6 @@ def generate(g: GoGen, pkg: Package) -> OutputFile | None:
         return None
     imports = g.imports()
     imports.std("errors")
-    enums = [enum_view(pkg.enums[n]) for n in sorted(pkg.enums)]
+    enums = [enum_view(pkg.enums[n], pkg.name) for n in sorted(pkg.enums)]
     path = f"{g.layout.types_dir(pkg.name)}/enums.go"
     return go_file(path, Owner.REGEN, pkg.name, "enums.go.j2", imports, enums=enums)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from kit_core.generators.base import OutputFile, Owner
 from kit_core.generators.go import instances
 from kit_core.generators.go.align import align
-from kit_core.generators.go.gocontext import GoGen, doc_comment
+from kit_core.generators.go.gocontext import GoGen, decl_doc
 from kit_core.generators.go.imports import ImportSet
 from kit_core.generators.go.layout import clean
 from kit_core.generators.go.render import go_file, go_string
@@ -83,7 +83,7 @@ def event_view(g: GoGen, imports: ImportSet, decl: EventDecl, package: str) -> E
     return EventView(
         name=decl.name,
         contract=contract,
-        doc=doc_comment(decl.doc or plain, decl.decorators),
+        doc=decl_doc(decl, decl.name, plain),
         constructor="NewEventSlice" if array else "NewEvent",
         payload=go_type,
         validate=_validate(g, mapper, ref, package, go_type) if validates else "nil",

@@ -10,7 +10,7 @@ from kit_core.generators.go.imports import ImportSet
 from kit_core.generators.go.layout import Layout
 from kit_core.generators.go.needs import Needs
 from kit_core.generators.go.typemap import TypeMapper
-from kit_core.model import DeclBase, Decorator, Field, Literal
+from kit_core.model import DeclBase, Decorator, Field
 from kit_core.semantics import HttpModel, TypeIndex, http_model
 
 RUNTIME = "github.com/kitdev/kit/runtime"
@@ -60,17 +60,65 @@ class GoGen:
 
 
 def doc_comment(doc: str | None, decorators: tuple[Decorator, ...]) -> str:
-    """Doc text plus a `Deprecated:` paragraph when `@deprecated` is set."""
+    """Doc text plus a `Deprecated:` paragraph when `@deprecated` is set (struct fields and
+    enum constants, whose comments need not begin with their name)."""
     parts = [doc.strip()] if doc and doc.strip() else []
-    dep = next((d for d in decorators if d.name == "deprecated"), None)
-    if dep is not None:
-        reason = str(dep.args[0].value) if dep.args else "do not use."
-        parts.append(f"Deprecated: {reason}")
+    parts.extend(_deprecated(decorators))
     return "\n\n".join(parts)
 
 
-def decl_doc(decl: DeclBase) -> str:
-    return doc_comment(decl.doc, decl.decorators)
+_ARTICLES = ("A ", "An ", "The ")
+
+
+def go_doc(name: str, doc: str | None, decorators: tuple[Decorator, ...], lead: str, defines: bool = False) -> str:
+    """The doc comment of the exported Go identifier ``name``, which begins with the name as
+    Go's convention (staticcheck ST1020-ST1022) asks, built the same way every time:
+
+    - a design doc that already begins with the name (after an optional article) stays first;
+    - for a type (``defines``), a design doc that begins with an article becomes the
+      definition: `A page of items.` -> `Page is a page of items.`; an undocumented type
+      gets no comment;
+    - otherwise the generated ``lead`` sentence comes first and the design's doc follows
+      as its own paragraph.
+
+    A `Deprecated:` paragraph ends it when `@deprecated` is set.
+    """
+    text = (doc or "").strip()
+    deprecated = _deprecated(decorators)
+    if not text and defines and not deprecated:
+        return ""
+    if text and _begins_with(text, name):
+        parts = [text] if defines else [text, lead]
+    elif text and defines and text.startswith(_ARTICLES):
+        parts = [f"{name} is {text[0].lower()}{text[1:]}"]
+    else:
+        parts = [lead, text]
+    return "\n\n".join(p for p in [*parts, *deprecated] if p)
+
+
+def _begins_with(text: str, name: str) -> bool:
+    for article in _ARTICLES:
+        if text.startswith(article):
+            text = text[len(article) :]
+            break
+    return text.startswith(name + " ")
+
+
+def _deprecated(decorators: tuple[Decorator, ...]) -> list[str]:
+    dep = next((d for d in decorators if d.name == "deprecated"), None)
+    if dep is None:
+        return []
+    reason = str(dep.args[0].value) if dep.args else "do not use."
+    return [f"Deprecated: {reason}"]
+
+
+def defined(name: str, package: str, keyword: str) -> str:
+    """The lead of a type the design documents otherwise: `Audit is the shared.Audit type of the design.`"""
+    return f"{name} is the {package}.{name} {keyword} of the design."
+
+
+def decl_doc(decl: DeclBase, name: str, lead: str, defines: bool = False) -> str:
+    return go_doc(name, decl.doc, decl.decorators, lead, defines)
 
 
 def field_doc(f: Field) -> str:
@@ -92,9 +140,3 @@ def struct_tag(f: FieldFacts, pointer: bool) -> str:
     return f'`json:"{key}"`'
 
 
-def literal_go(lit: Literal) -> str:
-    from kit_core.generators.go.render import go_string
-
-    if lit.is_string:
-        return go_string(str(lit.value))
-    return lit.text

@@ -13,11 +13,12 @@ from kit_core.generators.base import OutputFile, Owner
 from kit_core.generators.go import instances
 from kit_core.generators.go.binding import Binder, is_bound
 from kit_core.generators.go.defaults import default_statements
-from kit_core.generators.go.gocontext import GoGen
+from kit_core.generators.go.gocontext import GoGen, go_doc
 from kit_core.generators.go.headers import header_writes
 from kit_core.generators.go.imports import ImportSet
 from kit_core.generators.go.render import go_file
 from kit_core.generators.go.sizes import size_expr
+from kit_core.generators.go.statuses import go_status
 from kit_core.generators.go.typemap import TypeMapper
 from kit_core.model import TypeDecl
 from kit_core.semantics import Location, MethodInfo
@@ -43,6 +44,7 @@ class HandlerView:
     resp_body: bool
     headers: list[str]
     status: int
+    status_go: str  # `http.StatusCreated`
 
 
 def service_import(g: GoGen, m: MethodInfo) -> str:
@@ -97,13 +99,13 @@ def handler_view(g: GoGen, m: MethodInfo, imports: ImportSet) -> HandlerView:
     if resp_decl is not None and resp is not None and resp.package is not None:
         headers = header_writes(g.design, g.design.flat_fields(resp_decl, resp.package), "resp", imports)
     if binds or defaults or multipart:
-        imports.alias(g.layout.import_path(g.layout.transport), helper)
+        imports.package(g.layout.import_path(g.layout.transport), helper)  # binding.go's package
     req_decl = req.decl if req is not None and isinstance(req.decl, TypeDecl) else None
     max_memory = max(MULTIPART_FLOOR, m.max_body_size or 0)
     return HandlerView(
         name=m.method.name,
         pattern=m.mux_pattern,
-        doc=m.doc or "",
+        doc=go_doc(m.method.name, m.doc, (), f"{m.method.name} handles {m.mux_pattern}."),
         passthrough=m.passthrough,
         req_type=req_type,
         defaults=defaults,
@@ -117,4 +119,5 @@ def handler_view(g: GoGen, m: MethodInfo, imports: ImportSet) -> HandlerView:
         resp_body=m.has_response_body,
         headers=headers,
         status=m.status,
+        status_go=go_status(m.status),
     )

@@ -70,9 +70,6 @@ class Layout:
             return clean(group.strip("/"))
         return naming.file_case(service, self.file_case)
 
-    def method_file(self, method: str) -> str:
-        return naming.file_case(method, self.file_case) + ".go"
-
     @property
     def svccontext_dir(self) -> str:
         return posixpath.dirname(self.svccontext_file)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from kit_core.generators.base import OutputFile, Owner
 from kit_core.generators.go.gocontext import GoGen
-from kit_core.generators.go.imports import RESERVED
+from kit_core.generators.go.imports import clashes
 from kit_core.generators.go.render import go_file
 from kit_core.generators.go.sizes import duration_expr, size_expr
 from kit_core.semantics import MethodInfo
@@ -52,10 +52,11 @@ def generate_dir(g: GoGen, seg: str, methods: tuple[MethodInfo, ...]) -> OutputF
 
 
 def route_alias(seg: str) -> str:
-    """Import name of a routes directory: `admin/users` -> `admin_users`."""
-    alias = re.sub(r"\W", "_", seg)
-    if alias[:1].isdigit() or alias in RESERVED:
-        alias = "routes_" + alias
+    """Import name of a routes directory, letters and digits only (Go spells no underscore in
+    a name): `admin/users` -> `adminusers`, `todo_service` -> `todoservice`."""
+    alias = re.sub(r"[^A-Za-z0-9]", "", seg).lower()
+    if alias[:1].isdigit() or not alias or clashes(alias):
+        alias = "routes" + alias
     return alias
 
 
@@ -64,8 +65,16 @@ def generate_umbrella(g: GoGen, segs: list[str]) -> OutputFile:
     imports.std(f"{g.runtime}/server")
     imports.std(g.layout.import_path(g.layout.svccontext_dir))
     dirs = []
+    used: set[str] = set()
     for seg in segs:
-        alias = route_alias(seg)
-        dirs.append(DirView(imports.alias(g.layout.import_path(g.layout.join(g.layout.routes, seg)), alias), seg))
+        path = g.layout.import_path(g.layout.join(g.layout.routes, seg))
+        package = g.http.groups[seg][0].package  # a routes directory's package is its methods'
+        alias, n = route_alias(seg), 2
+        while alias in used:
+            alias, n = f"{route_alias(seg)}{n}", n + 1
+        used.add(alias)
+        # no alias where it would repeat the package's own name (`shop ".../routes/shop"`)
+        name = imports.package(path, alias) if alias == package else imports.alias(path, alias)
+        dirs.append(DirView(name, seg))
     path = f"{g.layout.routes}/routes.go"
     return go_file(path, Owner.REGEN, "routes", "routes_all.go.j2", imports, dirs=dirs)

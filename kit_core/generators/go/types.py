@@ -9,7 +9,7 @@ from kit_core.generators.base import OutputFile, Owner
 from kit_core.generators.go.align import align
 from kit_core.generators.go.design import FieldFacts
 from kit_core.generators.go.fill import Filler
-from kit_core.generators.go.gocontext import GoGen, decl_doc, field_doc, struct_tag
+from kit_core.generators.go.gocontext import GoGen, decl_doc, defined, field_doc, struct_tag
 from kit_core.generators.go.render import go_file
 from kit_core.generators.go.typemap import TypeMapper
 from kit_core.generators.go.unmarshal import PTR_HELPER, UnmarshalView
@@ -59,7 +59,10 @@ def generate(g: GoGen, pkg: Package) -> OutputFile | None:
     mapper = g.mapper(imports, pkg.name)
     filler = Filler(g.design, g.needs, mapper)
     structs = [struct_view(g, mapper, filler, pkg.types[n], pkg.name) for n in sorted(pkg.types)]
-    scalars = [ScalarView(n, mapper.base(s.primitive, pkg.name), decl_doc(s)) for n, s in sorted(pkg.scalars.items())]
+    scalars = [
+        ScalarView(n, mapper.base(s.primitive, pkg.name), decl_doc(s, n, defined(n, pkg.name, "scalar"), True))
+        for n, s in sorted(pkg.scalars.items())
+    ]
     decoders = [t.unmarshal for t in structs if t.unmarshal is not None]
     if decoders:
         for std in ("bytes", "encoding/json", "errors", "strings"):
@@ -92,7 +95,7 @@ def struct_view(g: GoGen, mapper: TypeMapper, filler: Filler, decl: TypeDecl, pa
         name=decl.name,
         params=f"[{', '.join(params)} any]" if params else "",
         recv=f"{decl.name}[{', '.join(params)}]" if params else decl.name,
-        doc=decl_doc(decl),
+        doc=decl_doc(decl, decl.name, defined(decl.name, package, "type"), True),
         members=aligned(members),
         fill=fill,
         unmarshal=unmarshal_view(g, mapper, decl, package),

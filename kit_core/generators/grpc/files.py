@@ -32,10 +32,16 @@ class Names:
     def pb(self) -> str:
         """The service's own pb package, imported first so it keeps its name."""
         p = self.v.service.package
-        return self.imports.named(p.import_path, p.name)
+        return self.imports.pb(p.import_path, p.name)
+
+    def pb_of(self, r: Rpc) -> None:
+        """`pb` when the RPC's messages use it (they may all come from other packages)."""
+        own = self.v.service.package.import_path
+        if own in (r.request.package.import_path, r.response.package.import_path):
+            self.pb()
 
     def type(self, t: GoType) -> str:
-        return f"{self.imports.named(t.package.import_path, t.package.name)}.{t.name}"
+        return f"{self.imports.pb(t.package.import_path, t.package.name)}.{t.name}"
 
     def stream(self, r: Rpc) -> str:
         grpc = self.std(GRPC)
@@ -60,7 +66,7 @@ def server(v: ServiceView) -> OutputFile:
 
 def rpc_method(v: ServiceView, r: Rpc) -> OutputFile:
     n = Names(v)
-    n.pb()
+    n.pb_of(r)
     n.rt("rpc")
     n.imports.alias(v.import_path(v.logic_dir), "logic")
     if r.kind == "unary":
@@ -85,7 +91,7 @@ def logic_signature(n: Names, r: Rpc) -> tuple[str, str]:
 
 def logic_stub(v: ServiceView, r: Rpc) -> OutputFile:
     n = Names(v)
-    n.pb()
+    n.pb_of(r)
     n.std("context")
     log = n.rt("log")
     n.svccontext()
@@ -123,8 +129,8 @@ def wiring(views: Sequence[ServiceView], manifest: Any, module: str, runtime: st
         imports.std(views[0].import_path(views[0].svccontext_dir))
     regs = []
     for v in views:
-        pkg = imports.named(v.import_path(v.server_dir), v.package)
-        pb = imports.named(v.service.package.import_path, v.service.package.name)
+        pkg = imports.named(v.import_path(v.server_dir), v.package, v.package + "grpc")
+        pb = imports.pb(v.service.package.import_path, v.service.package.name)
         regs.append(Registration(pb, v.service.go_name, pkg))
     path = posixpath.join(wiring_dir, "grpc.go")
     return go_file(path, Owner.REGEN, "wiring", "grpc_wiring.go.j2", imports, registrations=regs)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kit_core import naming
-from kit_core.proto.gonames import GO_KEYWORDS
+from kit_core.gowords import KEYWORDS
 from kit_core.proto.model import ProtoSet, Rpc, Service
 
 
@@ -32,7 +32,7 @@ class ServiceView:
 def go_package_name(service_go_name: str) -> str:
     """Package of a service's directories: its Go name in lower case (`Orders` -> `orders`)."""
     name = "".join(ch for ch in service_go_name.lower() if ch.isalnum() or ch == "_") or "service"
-    if name in GO_KEYWORDS or not name[0].isalpha():
+    if name in KEYWORDS or not name[0].isalpha():
         name = "svc" + name
     return name
 

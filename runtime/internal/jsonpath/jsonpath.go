@@ -104,16 +104,11 @@ func walkJSONPath(t, leaf reflect.Type, rest string, out []level, depth int) ([]
 	}
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if tag == "-" {
+		name, embedded, skip := jsonField(f)
+		if skip {
 			continue
 		}
-		name, _, _ := strings.Cut(tag, ",")
-		ft := f.Type
-		if ft.Kind() == reflect.Pointer {
-			ft = ft.Elem()
-		}
-		if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
+		if embedded != nil {
 			// An embedded struct: encoding/json flattens its fields and
 			// names it by its Go field name in error paths.
 			if r, ok := cutSegment(rest, f.Name); ok {
@@ -122,12 +117,6 @@ func walkJSONPath(t, leaf reflect.Type, rest string, out []level, depth int) ([]
 				}
 			}
 			continue
-		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
 		}
 		if r, ok := cutSegment(rest, name); ok {
 			if res, ok := walkJSONPath(f.Type, leaf, r, append(out, level{kind: 'k', name: name}), depth+1); ok {
@@ -377,6 +366,31 @@ func (w *docWalker) child(t reflect.Type, key string) (reflect.Type, string, boo
 	return nil, "", false
 }
 
+// jsonField is how encoding/json sees the struct field f: its JSON name (the Go name when
+// the tag gives none), or the struct it embeds and flattens; skip when it takes no part
+// (`json:"-"`, unexported).
+func jsonField(f reflect.StructField) (name string, embedded reflect.Type, skip bool) {
+	tag := f.Tag.Get("json")
+	if tag == "-" {
+		return "", nil, true
+	}
+	name, _, _ = strings.Cut(tag, ",")
+	ft := f.Type
+	if ft.Kind() == reflect.Pointer {
+		ft = ft.Elem()
+	}
+	if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
+		return "", ft, false
+	}
+	if !f.IsExported() {
+		return "", nil, true
+	}
+	if name == "" {
+		name = f.Name
+	}
+	return name, nil, false
+}
+
 // structFields maps the JSON names of t's fields, embedded structs
 // flattened (a shallower field wins), to the fields.
 func (w *docWalker) structFields(t reflect.Type) map[string]reflect.StructField {
@@ -391,24 +405,13 @@ func (w *docWalker) structFields(t reflect.Type) map[string]reflect.StructField 
 		for _, st := range level {
 			for i := 0; i < st.NumField(); i++ {
 				f := st.Field(i)
-				tag := f.Tag.Get("json")
-				if tag == "-" {
+				name, embedded, skip := jsonField(f)
+				if skip {
 					continue
 				}
-				name, _, _ := strings.Cut(tag, ",")
-				ft := f.Type
-				if ft.Kind() == reflect.Pointer {
-					ft = ft.Elem()
-				}
-				if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
-					next = append(next, ft)
+				if embedded != nil {
+					next = append(next, embedded)
 					continue
-				}
-				if !f.IsExported() {
-					continue
-				}
-				if name == "" {
-					name = f.Name
 				}
 				if _, taken := out[name]; !taken && !found[name] {
 					out[name] = f

@@ -9,12 +9,12 @@ import (
 	"github.com/kitdev/kit/runtime/server"
 )
 
-// Logs every request of the service.
-//
 // NewRequestLogMiddleware returns the RequestLog middleware. The runtime's access log
 // already writes one line per request at info level; this adds a debug line as the request
 // enters the todo routes (with its request id, through the request's logger), which
 // `logging.level: debug` in config.yaml shows.
+//
+// Logs every request of the service.
 func NewRequestLogMiddleware() server.Middleware {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -5,11 +5,11 @@ package routes
 import (
 	"github.com/kitdev/kit/runtime/server"
 
-	admin_users "example.com/golden/internal/routes/admin/users"
+	adminusers "example.com/golden/internal/routes/admin/users"
 	"example.com/golden/svccontext"
 )
 
 // RegisterAll registers every generated route on srv.
 func RegisterAll(srv *server.Server, svcCtx *svccontext.ServiceContext) {
-	admin_users.RegisterRoutes(srv, svcCtx)
+	adminusers.RegisterRoutes(srv, svcCtx)
 }

@@ -40,6 +40,8 @@ func (v *Envelope[T]) UnmarshalJSON(data []byte) error {
 	}{kitPlainEnvelope: (*kitPlainEnvelope[T])(v)}, "kitPlainEnvelope.")
 }
 
+// Origin is the common.Origin type of the design.
+//
 // Where a record came from.
 type Origin struct {
 	Channel *Channel `json:"channel,omitempty"`

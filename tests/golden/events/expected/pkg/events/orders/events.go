@@ -20,6 +20,8 @@ const (
 // Pinged describes the orders.Pinged event: it encodes, decodes and validates its payload.
 var Pinged = events.NewEvent[types.Ping](PingedContract, nil)
 
+// Placed describes the orders.placed.v1 event: it encodes, decodes and validates its payload.
+//
 // An order was placed.
 var Placed = events.NewEvent[types.Order](PlacedContract, (*types.Order).Validate)
 

@@ -24,6 +24,6 @@ func Ping(svcCtx *svccontext.ServiceContext) http.HandlerFunc {
 		if resp == nil {
 			resp = new(types.Ping)
 		}
-		server.WriteResponse(w, r, 200, resp)
+		server.WriteResponse(w, r, http.StatusOK, resp)
 	}
 }

@@ -26,25 +26,17 @@ func DropUser(svcCtx *svccontext.ServiceContext) http.HandlerFunc {
 			server.WriteError(w, r, err)
 			return
 		}
-		w.WriteHeader(204)
+		w.WriteHeader(http.StatusNoContent)
 	}
 }
 
 // bindDropUser reads the request fields that travel outside the JSON body.
 func bindDropUser(r *http.Request, req *types.UserReq) error {
 	if vs, ok := transport.Path(r, "id"); ok {
-		x, err := transport.String[string]("id", vs[0])
-		if err != nil {
-			return err
-		}
-		req.ID = x
+		req.ID = vs[0]
 	}
 	if vs, ok := transport.Header(r, "X-Trace"); ok {
-		x, err := transport.String[string]("X-Trace", vs[0])
-		if err != nil {
-			return err
-		}
-		req.Trace = &x
+		req.Trace = &vs[0]
 	}
 	return nil
 }

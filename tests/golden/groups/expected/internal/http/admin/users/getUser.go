@@ -30,25 +30,17 @@ func GetUser(svcCtx *svccontext.ServiceContext) http.HandlerFunc {
 		if resp == nil {
 			resp = new(types.User)
 		}
-		server.WriteResponse(w, r, 200, resp)
+		server.WriteResponse(w, r, http.StatusOK, resp)
 	}
 }
 
 // bindGetUser reads the request fields that travel outside the JSON body.
 func bindGetUser(r *http.Request, req *types.UserReq) error {
 	if vs, ok := transport.Path(r, "id"); ok {
-		x, err := transport.String[string]("id", vs[0])
-		if err != nil {
-			return err
-		}
-		req.ID = x
+		req.ID = vs[0]
 	}
 	if vs, ok := transport.Header(r, "X-Trace"); ok {
-		x, err := transport.String[string]("X-Trace", vs[0])
-		if err != nil {
-			return err
-		}
-		req.Trace = &x
+		req.Trace = &vs[0]
 	}
 	return nil
 }
