@@ -74,6 +74,10 @@ class TypeShape:
     optional: bool = False
     ref: TypeRef | None = field(default=None, compare=False)  # as written (None when synthesized)
 
+    @property
+    def is_array(self) -> bool:
+        return self.array_dims > 0
+
     def element(self) -> TypeShape:
         """The shape one `[]` down, without the `?` (the shape itself when not an array)."""
         if not self.array_dims:
