@@ -58,6 +58,7 @@ class OutputConfig:
     openapi: str = "./docs/openapi.yaml"
     pb: str = "./internal/pb"
     grpc: str = "./internal/grpc"
+    client: str = "./client"
     file_case: str = "snake"
 
     def path(self, key: str) -> str | None:
@@ -127,6 +128,7 @@ output:
   # main: ./cmd/server/main.go # or "-" to write no entry point, config or service context
   # pb: ./internal/pb          # "-" runs no protobuf plugin
   # grpc: ./internal/grpc
+  # client: ./client           # the Go client of the HTTP API; "-" writes none
   # fileCase: snake            # snake | kebab | camel
 openapi:
   title:    My API

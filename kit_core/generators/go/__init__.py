@@ -31,6 +31,7 @@ from kit_core.gcpause import paused_gc
 from kit_core.generators.base import GenContext, Notice, OutputFile
 from kit_core.generators.go import (
     binding_file,
+    client,
     codec,
     contracts,
     enums,
@@ -72,7 +73,14 @@ def units(ctx: GenContext) -> list[RenderUnit]:
     g = GoGen.build(ctx)
     if g.layout.kind == "contracts":
         return [*contract_units(g), *events_units(g)]
-    return [*types_units(g), *http_units(g), *grpc_units(g), *project_units(g), *events_units(g)]
+    return [
+        *types_units(g),
+        *http_units(g),
+        *client.units(g),
+        *grpc_units(g),
+        *project_units(g),
+        *events_units(g),
+    ]
 
 
 def _weight(pkg: Package) -> int:
