@@ -79,7 +79,9 @@ KEYS: tuple[Key, ...] = (
          "REGEN."),
     _out("client", "./client", "The Go client of the HTTP API: one method per design method, taking and "
          "returning the design's types, typed errors (`errors.As`). Other modules import it, so it lives outside "
-         '`internal/`. REGEN; `"-"` writes none.', dash=True, contracts="-"),
+         '`internal/`. REGEN; `"-"` writes none. Under `output.kind: contracts` it is off unless set (`./gen/client`); '
+         "when set, the types packages there carry every declaration, with their JSON codec and errors.",
+         dash=True, contracts="-"),
     Key("output.fileCase", KeyKind.SCALAR, "Case of generated file and directory names (method and RPC files, "
         "service directories, middleware scaffolds). Routes, Go identifiers and package names are not "
         "affected.", "snake", ("snake", "kebab", "camel")),

@@ -5,10 +5,11 @@ and of examples/todo called through it, over loopback, by the Go test programs u
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
-from e2e_harness import GO_ENV, REPO, Built, Service, generate_files, make_project
+from e2e_harness import GO_ENV, REPO, RUNTIME, Built, Service, generate, generate_files, make_project, run
 
 SHOWCASE_TESTS = (
     "TestCheckEveryValidatorRoundTrips",
@@ -88,3 +89,53 @@ def test_no_client_without_http_methods(tmp_path: Path) -> None:
     (design / "kit.design.yaml").write_text("output:\n  types: ./internal/types\n")
     (design / "a.kit").write_text("package a\n\ntype T {\n\tname string\n}\n")
     assert not any(p.startswith("client/") for p in generate_files(design))
+
+
+CONTRACTS = """\
+package shop
+
+type Line {
+\tsku string @length(1, 12)
+\tqty int    @gte(1)
+}
+
+type LineID {
+\tsku string @path
+}
+
+error NotFound Missing {
+\tsku string
+}
+
+event LineAdded {
+\tpayload Line
+}
+
+service Lines {
+\t@errors(Missing)
+\tget GetLine /lines/{sku} {
+\t\trequest  LineID
+\t\tresponse Line
+\t}
+}
+"""
+
+
+def test_contracts_write_the_client_when_asked_and_it_vets(tmp_path: Path) -> None:
+    root = tmp_path / "contracts"
+    (root / "design").mkdir(parents=True)
+    (root / "design/shop.kit").write_text(CONTRACTS)
+    manifest = root / "design/kit.design.yaml"
+    manifest.write_text("output:\n  kind: contracts\n")
+    assert not any("client" in p for p in generate_files(root / "design"))  # off by default there
+    manifest.write_text("output:\n  kind: contracts\n  client: ./gen/client\n")
+    files = generate_files(root / "design")
+    assert "func (c *Client) GetLine(" in files["gen/client/lines_client.go"]
+    assert "type MissingErr struct" in files["gen/types/shop/errors.go"]  # every declaration, errors included
+    assert "ReadKitJSON" in files["gen/types/shop/json.go"]
+    todo = REPO / "examples" / "todo"
+    (root / "go.mod").write_text((todo / "go.mod").read_text().replace("../../runtime", str(RUNTIME)))
+    shutil.copy(todo / "go.sum", root / "go.sum")
+    generate(root)
+    assert not (root / "internal").exists() and not (root / "main.go").exists()
+    run(["go", "vet", "./..."], root)

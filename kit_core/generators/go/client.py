@@ -90,7 +90,7 @@ def method_names(g: GoGen) -> dict[int, str]:
 
 def units(g: GoGen) -> list[RenderUnit]:
     directory = g.layout.client
-    if directory is None or g.layout.kind == "contracts" or not g.http.methods:
+    if directory is None or not g.http.methods:
         return []
     names = method_names(g)
     segs = sorted(g.http.groups)
