@@ -139,3 +139,16 @@ def test_contracts_write_the_client_when_asked_and_it_vets(tmp_path: Path) -> No
     generate(root)
     assert not (root / "internal").exists() and not (root / "main.go").exists()
     run(["go", "vet", "./..."], root)
+
+
+def test_base_path_variables_come_from_the_client(tmp_path: Path) -> None:
+    design = tmp_path / "design"
+    design.mkdir()
+    (design / "kit.design.yaml").write_text("openapi:\n  basePath: /t/{tenant}\n")
+    (design / "a.kit").write_text(
+        "package a\n\ntype ID {\n\tid int64 @path\n}\n\nservice Items {\n\tdelete Drop /items/{id} {\n"
+        "\t\trequest ID\n\t}\n}\n"
+    )
+    text = generate_files(design)["client/items_client.go"]
+    want = '"/t/" + c.baseVar("tenant") + "/items/" + url.PathEscape(strconv.FormatInt(int64(req.ID), 10))'
+    assert want.replace(" + ", "+") in text or want in text, text
