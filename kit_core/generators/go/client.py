@@ -53,6 +53,7 @@ class MethodView:
     route: str
     passthrough: bool
     verb_const: str
+    sends_body: bool  # a `@passthrough` method with a body verb takes the body as it is
     path: str  # Go expression of the escaped path
     params: str
     results: str
@@ -157,6 +158,10 @@ def method_view(g: GoGen, m: MethodInfo, name: str, imports: ImportSet) -> Metho
     req_type = mapper.shape(req) if req is not None else None
     resp_type = mapper.shape(resp) if resp is not None else None
     params = "ctx context.Context" + (f", req *{req_type}" if req_type else "") + ", opts ...CallOption"
+    if m.passthrough:
+        params = _passthrough_params(m)
+        if m.verb in ("POST", "PUT", "PATCH"):
+            imports.std("io")
     results = f"(*{resp_type}, error)" if resp_type else "error"
     fail = "nil, " if resp_type else ""
     binds = _binds(g, m, imports, fail) if req is not None else []
@@ -173,6 +178,7 @@ def method_view(g: GoGen, m: MethodInfo, name: str, imports: ImportSet) -> Metho
         route=f"{m.verb} {m.full_route}",
         passthrough=m.passthrough,
         verb_const=_VERB_CONST[m.verb],
+        sends_body=m.passthrough and m.verb in ("POST", "PUT", "PATCH"),
         path=_path(g, m, imports),
         params=params,
         results=results,
@@ -207,8 +213,11 @@ def _path(g: GoGen, m: MethodInfo, imports: ImportSet) -> str:
         if var in m.base_vars and var not in fields:
             parts.append(f"c.baseVar({go_string(var)})")
             continue
+        if m.passthrough:  # no typed request: the variable is a parameter of the method
+            parts.append(f"{imports.std('net/url')}.PathEscape({passthrough_param(var)})")
+            continue
         b = fields.get(var)
-        if b is None or m.passthrough:
+        if b is None:
             continue
         facts = g.design.facts(b.field.owner, b.field.owner_package, b.field.field)
         value = f"*req.{facts.go_name}" if facts.pointer else f"req.{facts.go_name}"
@@ -216,6 +225,26 @@ def _path(g: GoGen, m: MethodInfo, imports: ImportSet) -> str:
     if pos < len(route):
         parts.append(go_string(route[pos:]))
     return " + ".join(parts) or '"/"'
+
+
+_TAKEN = frozenset(
+    "break case chan const continue default defer else fallthrough for func go goto if import interface map package "
+    "range return select struct switch type var c ctx opts body contentType o opt u req err k vs url http".split()
+)
+
+
+def passthrough_param(var: str) -> str:
+    """The Go parameter carrying a route variable of a `@passthrough` method."""
+    name = naming.camel(var) or "v"
+    return name + "Value" if name in _TAKEN or not name.isidentifier() else name
+
+
+def _passthrough_params(m: MethodInfo) -> str:
+    names = [passthrough_param(v.removesuffix("...")) for v in m.path_vars if v not in m.base_vars]
+    params = ["ctx context.Context", *(f"{n} string" for n in names)]
+    if m.verb in ("POST", "PUT", "PATCH"):
+        params += ["body io.Reader", "contentType string"]
+    return ", ".join([*params, "opts ...CallOption"])
 
 
 def _validate(g: GoGen, m: MethodInfo, mapper: TypeMapper) -> str | None:

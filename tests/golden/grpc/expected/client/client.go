@@ -176,10 +176,7 @@ func (c *Client) do(ctx context.Context, rq *request, opts []CallOption) (*http.
 	for _, opt := range opts {
 		opt(&o)
 	}
-	u := *c.base
-	u.Path = strings.TrimSuffix(u.Path, "/")
-	u.RawPath = ""
-	target := u.String() + rq.path
+	target := c.target(rq.path)
 	if len(rq.query) > 0 {
 		target += "?" + rq.query.Encode()
 	}
@@ -199,6 +196,14 @@ func (c *Client) do(ctx context.Context, rq *request, opts []CallOption) (*http.
 			return nil, nil, err
 		}
 	}
+}
+
+// target is the URL of an escaped path below the base URL.
+func (c *Client) target(path string) string {
+	u := *c.base
+	u.Path = strings.TrimSuffix(u.Path, "/")
+	u.RawPath = ""
+	return u.String() + path
 }
 
 func (c *Client) send(ctx context.Context, rq *request, target string, o callOptions) (*http.Response, []byte, error) {
