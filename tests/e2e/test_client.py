@@ -136,7 +136,7 @@ def test_contracts_write_the_client_when_asked_and_it_vets(tmp_path: Path) -> No
     manifest.write_text("output:\n  kind: contracts\n  client: ./gen/client\n")
     files = generate_files(root / "design")
     assert "func (c *Client) GetLine(" in files["gen/client/lines_client.go"]
-    raw = "func (c *Client) Raw(ctx context.Context, sku string, body io.Reader, contentType string, opts ...CallOption)"
+    raw = "Raw(ctx context.Context, sku string, body io.Reader, contentType string, opts ...CallOption)"
     assert raw in files["gen/client/lines_client.go"]
     assert 'c.target("/lines/"+url.PathEscape(sku)+"/raw"), body)' in files["gen/client/lines_client.go"]
     assert "type MissingErr struct" in files["gen/types/shop/errors.go"]  # every declaration, errors included
