@@ -160,3 +160,17 @@ def test_base_path_variables_come_from_the_client(tmp_path: Path) -> None:
     text = generate_files(design)["client/items_client.go"]
     want = '"/t/" + c.baseVar("tenant") + "/items/" + url.PathEscape(strconv.FormatInt(int64(req.ID), 10))'
     assert want.replace(" + ", "+") in text or want in text, text
+
+
+def test_a_method_name_two_services_share_gets_its_service(tmp_path: Path) -> None:
+    design = tmp_path / "design"
+    design.mkdir()
+    (design / "kit.design.yaml").write_text("output:\n  types: ./internal/types\n")
+    (design / "a.kit").write_text(
+        "package a\n\nservice Shop {\n\tget Ping /shop/ping {}\n\tget Stock /stock {}\n}\n\n"
+        "service Admin {\n\tget Ping /admin/ping {}\n}\n"
+    )
+    files = generate_files(design)
+    assert "func (c *Client) ShopPing(ctx" in files["client/shop_client.go"]
+    assert "func (c *Client) Stock(ctx" in files["client/shop_client.go"]
+    assert "func (c *Client) AdminPing(ctx" in files["client/admin_client.go"]

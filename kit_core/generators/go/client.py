@@ -100,8 +100,8 @@ def units(g: GoGen) -> list[RenderUnit]:
             f"go/client/{seg}",
             partial(service_file, g, directory, seg, methods, tuple(names[id(m)] for m in methods)),
             tuple(sorted({m.package for m in methods})),
-            # the method names depend on the other directories' methods (collisions)
-            extra=tuple(sorted(names.values())),
+            # a name depends on the other directories' methods (a clash adds the service)
+            extra=tuple(names[id(m)] for m in methods),
             weight=1 + len(methods) // 4,
         )
         for seg, methods in sorted(g.http.groups.items())
@@ -120,7 +120,7 @@ def shared_files(g: GoGen, directory: str) -> list[OutputFile]:
     client = go_file(f"{directory}/client.go", Owner.REGEN, package_name(directory), "client.go.j2", imports)
     wire_dir = f"{directory}/internal/wire"
     helpers = binding_file.generate(g)  # the server's binding helpers, in the client's own package
-    text = helpers.content.replace("\npackage transport\n", "\npackage wire\n", 1)
+    text = re.sub(r"\npackage \w+\n", "\npackage wire\n", helpers.content, count=1)
     wire = OutputFile(f"{wire_dir}/binding.go", text, Owner.REGEN)
     imports = g.imports()
     imports.std("net/http")
