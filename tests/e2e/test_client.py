@@ -182,3 +182,18 @@ def test_a_method_name_two_services_share_gets_its_service(tmp_path: Path) -> No
     assert "func (c *Client) ShopPing(ctx" in files["client/shop_client.go"]
     assert "func (c *Client) Stock(ctx" in files["client/shop_client.go"]
     assert "func (c *Client) AdminPing(ctx" in files["client/admin_client.go"]
+
+
+def test_errors_of_one_status_are_tried_in_declared_order(tmp_path: Path) -> None:
+    design = tmp_path / "design"
+    design.mkdir()
+    (design / "kit.design.yaml").write_text("output:\n  types: ./internal/types\n")
+    (design / "a.kit").write_text(
+        "package a\n\nerror Conflict Taken {\n\tname string\n}\n\nerror Conflict Busy\n\n"
+        "service S {\n\t@errors(Taken, Busy)\n\tpost Grab /grab {}\n}\n"
+    )
+    text = generate_files(design)["client/s_client.go"]
+    case = text.split("\tcase 409:\n", 1)[1].split("\t}\n\treturn frameworkError", 1)[0]
+    taken = case.index("if e := new(a.TakenErr); decodeBody(body, &e.TakenBody) {")
+    busy = case.index("if e := new(a.BusyErr); hasCode(body, a.ErrCodeBusy) {")
+    assert taken < busy and text.count("case 409:") == 1
