@@ -197,3 +197,14 @@ def test_errors_of_one_status_are_tried_in_declared_order(tmp_path: Path) -> Non
     taken = case.index("if e := new(a.TakenErr); decodeBody(body, &e.TakenBody) {")
     busy = case.index("if e := new(a.BusyErr); hasCode(body, a.ErrCodeBusy) {")
     assert taken < busy and text.count("case 409:") == 1
+
+
+def test_a_design_package_named_like_a_local_variable_is_imported_under_another_name(tmp_path: Path) -> None:
+    design = tmp_path / "design"
+    design.mkdir()
+    (design / "kit.design.yaml").write_text("output:\n  types: ./internal/types\n")
+    (design / "body.kit").write_text("package body\n\ntype Thing {\n\tname string\n}\n")
+    (design / "a.kit").write_text("package a\n\nservice S {\n\tpost Make /make {\n\t\trequest body.Thing\n"
+                                  "\t\tresponse body.Thing\n\t}\n}\n")
+    text = generate_files(design)["client/s_client.go"]
+    assert 'body2 "example.com/app/internal/types/body"' in text and "resp := new(body2.Thing)" in text

@@ -133,8 +133,8 @@ def service_file(
 ) -> list[OutputFile]:
     # a first pass finds whether the file reads headers back (imports `wire`), so that the
     # name is taken before design packages are named
-    scratch = _views(g, directory, methods, names, g.imports())
-    imports = g.imports()
+    scratch = _views(g, directory, methods, names, _imports(g))
+    imports = _imports(g)
     imports.std("context")
     imports.std("net/http")
     if any(v.resp_reads or v.reads_headers for v in scratch):
@@ -142,6 +142,16 @@ def service_file(
     views = _views(g, directory, methods, names, imports)
     path = f"{directory}/{seg.replace('/', '_')}_client.go"
     return [go_file(path, Owner.REGEN, package_name(directory), "client_methods.go.j2", imports, methods=views)]
+
+
+# the names the methods declare: a design package is never imported under one of them
+LOCALS = ("c", "ctx", "opts", "req", "rq", "res", "body", "err", "resp", "form", "vs", "x", "e", "r", "o", "opt", "k")
+
+
+def _imports(g: GoGen) -> ImportSet:
+    imports = g.imports()
+    imports.reserve(*LOCALS)
+    return imports
 
 
 def _views(

@@ -33,6 +33,11 @@ class ImportSet:
         self._names[alias] = path
         return alias
 
+    def reserve(self, *names: str) -> None:
+        """Keep names the file declares itself (local variables) from design packages."""
+        for name in names:
+            self._names.setdefault(name, "")
+
     def design(self, path: str, package: str) -> str:
         """Import a design package's Go package, named after the DSL package when free."""
         if path in self._paths:
