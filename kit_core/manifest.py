@@ -58,6 +58,7 @@ class OutputConfig:
     openapi: str = "./docs/openapi.yaml"
     pb: str = "./internal/pb"
     grpc: str = "./internal/grpc"
+    client: str = "./client"
     tsClient: str = "-"  # noqa: N815 - the manifest key's spelling (fields are filled by key)
     file_case: str = "snake"
 
@@ -128,6 +129,7 @@ output:
   # main: ./cmd/server/main.go # or "-" to write no entry point, config or service context
   # pb: ./internal/pb          # "-" runs no protobuf plugin
   # grpc: ./internal/grpc
+  # client: ./client           # the Go client of the HTTP API; "-" writes none
   # fileCase: snake            # snake | kebab | camel
 openapi:
   title:    My API

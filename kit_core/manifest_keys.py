@@ -80,6 +80,11 @@ KEYS: tuple[Key, ...] = (
          dash=True),
     _out("grpc", "./internal/grpc", "The gRPC server layer: `server.go` and one file per RPC per service. "
          "REGEN."),
+    _out("client", "./client", "The Go client of the HTTP API: one method per design method, taking and "
+         "returning the design's types, typed errors (`errors.As`). Other modules import it, so it lives outside "
+         '`internal/`. REGEN; `"-"` writes none. Under `output.kind: contracts` it is off unless set (`./gen/client`); '
+         "when set, the types packages there carry every declaration, with their JSON codec and errors.",
+         dash=True, contracts="-"),
     Key("output.fileCase", KeyKind.SCALAR, "Case of generated file and directory names (method and RPC files, "
         "service directories, middleware scaffolds). Routes, Go identifiers and package names are not "
         "affected.", "snake", ("snake", "kebab", "camel")),

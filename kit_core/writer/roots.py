@@ -1,7 +1,7 @@
 """Which directories a run may sweep (spec "What the service does" rule 6).
 
 * Go target: the REGEN output directories named by the manifest (types, transport, routes,
-  wiring, grpc, every events target), walked recursively; GEN-ONCE territory (service,
+  wiring, grpc, client, every events target), walked recursively; GEN-ONCE territory (service,
   middleware, config, svccontext.go, main.go) is never a root and is cut out of the others.
 * pb code: only the directories where this run wrote pb code of the design's own protos,
   not recursively; none when the design has no proto (so a moved proto's old directory and
@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-GO_ROOT_KEYS = ("types", "transport", "routes", "wiring", "grpc")
+GO_ROOT_KEYS = ("types", "transport", "routes", "wiring", "grpc", "client")
 GEN_ONCE_KEYS = ("service", "middleware", "config")
 DIR_KEYS = (*GO_ROOT_KEYS, "pb", *GEN_ONCE_KEYS)
 

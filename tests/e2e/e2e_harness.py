@@ -203,6 +203,8 @@ def build_once(example: str, shared_tmp: Path) -> Built:
         run(["go", "build", "-o", str(binary), "."], root)
         if (root / "internal/e2eclient").is_dir():  # the Go client of the gRPC tests
             run(["go", "test", "-c", "-o", str(root / "bin" / "e2eclient"), "./internal/e2eclient"], root)
+        if (root / "internal/e2ehttp").is_dir():  # the tests of the generated HTTP client (output.client)
+            run(["go", "test", "-c", "-o", str(root / "bin" / "e2ehttp"), "./internal/e2ehttp"], root)
         built = Built(root, binary, fmt, vet)
         marker.write_text(json.dumps({"root": str(root), "binary": str(binary), "gofmt": fmt, "vet": vet}))
         return built

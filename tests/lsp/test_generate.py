@@ -181,3 +181,28 @@ async def test_a_newer_save_supersedes_a_running_generation(client: LanguageClie
     generated = [m for m in client.log_messages[start:] if m.message.startswith("kit: generated")]
     assert len(generated) == 1
     big.unlink()
+
+
+async def test_a_save_regenerates_the_client(client: LanguageClient, project: Path) -> None:
+    users = project / "design/users/users.kit"
+    uri = open_doc(client, users)
+    start = len(client.log_messages)
+    _save(client, uri)
+    await next_log(client, start, "kit: generated")
+    methods = project / "client/users_client.go"
+    assert "func (c *Client) GetUser(" in methods.read_text()
+    assert (project / "client/client.go").is_file()
+    edited = USERS.replace(
+        "\t\tresponse User\n\t}\n",
+        "\t\tresponse User\n\t}\n\n\tdelete DropUser /{id} {\n\t\trequest GetUserReq\n\t}\n",
+    )
+    assert edited != USERS
+    users.write_text(edited)
+    open_doc(client, users, edited)
+    start = len(client.log_messages)
+    _save(client, uri)
+    message = await next_log(client, start, "kit: generated")
+    assert "client/users_client.go" in message
+    assert "func (c *Client) DropUser(ctx context.Context, req *users.GetUserReq" in methods.read_text()
+    users.write_text(USERS)
+    open_doc(client, users, USERS)

@@ -31,6 +31,7 @@ from kit_core.gcpause import paused_gc
 from kit_core.generators.base import GenContext, Notice, OutputFile
 from kit_core.generators.go import (
     binding_file,
+    client,
     codec,
     contracts,
     enums,
@@ -71,8 +72,15 @@ def generate(ctx: GenContext) -> tuple[list[OutputFile], list[Notice]]:
 def units(ctx: GenContext) -> list[RenderUnit]:
     g = GoGen.build(ctx)
     if g.layout.kind == "contracts":
-        return [*contract_units(g), *events_units(g)]
-    return [*types_units(g), *http_units(g), *grpc_units(g), *project_units(g), *events_units(g)]
+        return [*contract_units(g), *client.units(g), *events_units(g)]
+    return [
+        *types_units(g),
+        *http_units(g),
+        *client.units(g),
+        *grpc_units(g),
+        *project_units(g),
+        *events_units(g),
+    ]
 
 
 def _weight(pkg: Package) -> int:
@@ -88,14 +96,18 @@ def types_units(g: GoGen) -> list[RenderUnit]:
 
 def package_types(g: GoGen, pkg: Package) -> list[OutputFile]:
     modules = [types, validate, enums, errors]
-    if g.layout.kind != "contracts":  # the JSON codec serves HTTP handlers
+    if g.layout.kind != "contracts" or g.layout.client is not None:  # the JSON codec serves HTTP handlers and clients
         modules.append(codec)
     out = [module.generate(g, pkg) for module in modules]
     return [f for f in out if f is not None]
 
 
 def contract_units(g: GoGen) -> list[RenderUnit]:
-    """Per package: only the declarations event payloads reach, and no errors."""
+    """Per package: only the declarations event payloads reach, and no errors; every
+    declaration when the design's Go client is written (`output.client`), which takes and
+    returns them all."""
+    if g.layout.client is not None:
+        return types_units(g)
     keep = contracts.reachable(g)
     return [
         RenderUnit(

@@ -52,6 +52,11 @@ class ImportSet:
         self._names[alias] = path
         return alias
 
+    def reserve(self, *names: str) -> None:
+        """Keep names the file declares itself (local variables) from design packages."""
+        for name in names:
+            self._names.setdefault(name, "")
+
     def package(self, path: str, name: str) -> str:
         """Import a package whose Go name is ``name``, spelling the name out only when the
         path's last element is another (no redundant alias); returns the name."""

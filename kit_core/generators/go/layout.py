@@ -29,6 +29,7 @@ class Layout:
     svccontext_file: str
     main_file: str | None  # None: `output.main: "-"` (no entry point, config or svccontext.go)
     openapi_file: str | None
+    client: str | None = None  # None: `output.client: "-"` (no Go client of the HTTP API)
 
     @classmethod
     def from_manifest(cls, manifest: Any, module: str) -> Layout:
@@ -51,6 +52,7 @@ class Layout:
             svccontext_file=clean(out.svccontext),
             main_file=opt(out.main),
             openapi_file=opt(out.openapi),
+            client=opt(getattr(out, "client", "-")),
         )
 
     # ---------------------------------------------------------------- paths
