@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from kit_core import naming
-from kit_core.decorators.categories import ERROR_CATEGORIES
+from kit_core.error_categories import ERROR_CATEGORIES
 from kit_core.generators.base import OutputFile, Owner
 from kit_core.generators.go import binding_file, instances
 from kit_core.generators.go.binding import Binder, parser
