@@ -72,6 +72,7 @@ func (s *Server) interceptUnary(ctx context.Context, req any, info *grpc.UnarySe
 	if isSystem(info.FullMethod) {
 		return handler(ctx, req)
 	}
+	ctx, _ = adoptTraceparent(ctx)
 	defer func() {
 		if p := recover(); p != nil {
 			resp, err = nil, s.panicked(ctx, info.FullMethod, p)
@@ -99,7 +100,10 @@ func (s *Server) interceptStream(srv any, ss grpc.ServerStream, info *grpc.Strea
 	if isSystem(info.FullMethod) {
 		return handler(srv, ss)
 	}
-	ctx := ss.Context()
+	ctx, traced := adoptTraceparent(ss.Context())
+	if traced {
+		ss = tracedStream{ServerStream: ss, ctx: ctx}
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			err = s.panicked(ctx, info.FullMethod, p)
