@@ -2,11 +2,17 @@ package rpc
 
 import (
 	"context"
+	"io"
 	"math/rand/v2"
+	"net"
+	"strings"
 	"testing"
+	"time"
 
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/kitdev/kit/runtime/internal/jsonline"
 )
 
 // parseTraceparent reads what OpenTelemetry's TraceContext propagator reads (the one the
@@ -67,5 +73,41 @@ func TestAdoptTraceparentWithoutOneAllocatesNothing(t *testing.T) {
 	ctx := context.Background()
 	if n := testing.AllocsPerRun(100, func() { _, _ = adoptTraceparent(ctx) }); n != 0 {
 		t.Fatalf("%v allocations", n)
+	}
+}
+
+// The access line's peer is what the address's String gives, for every shape of TCP
+// address (and any other net.Addr).
+func TestAppendPeerWritesAddrString(t *testing.T) {
+	sink := &jsonline.Sink{W: io.Discard}
+	addrs := []net.Addr{
+		&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 52114},
+		&net.TCPAddr{IP: net.IP{10, 1, 2, 3}, Port: 0},
+		&net.TCPAddr{IP: net.ParseIP("::1"), Port: 9000},
+		&net.TCPAddr{IP: net.ParseIP("2001:db8::ff00:42:8329"), Port: 65535},
+		&net.TCPAddr{IP: net.ParseIP("::ffff:192.0.2.1"), Port: 1},
+		&net.TCPAddr{IP: net.ParseIP("fe80::1"), Port: 80, Zone: "eth0"},
+		&net.TCPAddr{Port: 80},
+		&net.TCPAddr{IP: net.IP{1, 2, 3}, Port: 80},
+		&net.UnixAddr{Name: "/tmp/s", Net: "unix"},
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 500 {
+		ip := make(net.IP, []int{4, 16}[r.IntN(2)])
+		for i := range ip {
+			ip[i] = byte(r.IntN(256))
+		}
+		addrs = append(addrs, &net.TCPAddr{IP: ip, Port: r.IntN(65536)})
+	}
+	for _, a := range addrs {
+		ln := sink.Begin(time.Time{}, 0, "m")
+		appendPeer(ln, a)
+		var got strings.Builder
+		sink.W = &got
+		_ = sink.Write(ln)
+		sink.W = io.Discard
+		if want := `,"peer":"` + a.String() + `"}`; !strings.HasSuffix(got.String(), want+"\n") {
+			t.Fatalf("%#v: line %q, want the suffix %q", a, got.String(), want)
+		}
 	}
 }
