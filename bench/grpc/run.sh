@@ -12,7 +12,7 @@
 #    generator on CPU 1, alternating rounds; the servers' CPU time per RPC, medians and the
 #    ratio to bare of the same round (target: kit with telemetry off <= 1.05x).
 #
-# Variants: bare; kit (otel and metrics off, access log at info to stderr); kit-warn (the
+# Variants: bare; kit (otel and metrics off, access log at info to stderr, /dev/null); kit-warn (the
 # same at logging.level warn: no access line); kit-otel (otel on with exporter none,
 # metrics on with the Prometheus exporter): kit-otel minus kit is what telemetry costs.
 # Usage: bench/grpc/run.sh [rounds=9] [round=2s] [benchtime=20000x]

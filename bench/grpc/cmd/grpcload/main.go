@@ -197,7 +197,14 @@ func spawn(variant, core string, conns int) *server {
 		argv = append([]string{"taskset", "-c", core}, argv...)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stderr = io.Discard // the access log
+	// The access log: one write(2) per line to /dev/null, which never waits for a reader
+	// (a pipe drained by this busy process would make the server wait on it).
+	devNull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		fatal(err)
+	}
+	defer devNull.Close()
+	cmd.Stderr = devNull
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		fatal(err)
