@@ -9,6 +9,10 @@ import (
 	"io"
 	"strconv"
 
+	"go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc"
+	metricnoop "go.opentelemetry.io/otel/metric/noop"
+	"go.opentelemetry.io/otel/propagation"
+	tracenoop "go.opentelemetry.io/otel/trace/noop"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -87,6 +91,10 @@ type KitConfig struct {
 	LogLevel  log.Level
 	// Log receives the access log (the generated service writes it to stderr).
 	Log io.Writer
+	// OldStats installs, with telemetry off, the stats handler GRPCServerHandler returned
+	// then before issue 23: OpenTelemetry's, over no-op providers (the same-run baseline
+	// of the change).
+	OldStats bool
 }
 
 // NewKit builds the kit server as the generated main.go does (telemetry.Init, the stats
@@ -98,8 +106,16 @@ func NewKit(cfg KitConfig) (srv *rpc.Server, stop func(), err error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	handler := tel.GRPCServerHandler()
+	if cfg.OldStats {
+		handler = otelgrpc.NewServerHandler(
+			otelgrpc.WithTracerProvider(tracenoop.NewTracerProvider()),
+			otelgrpc.WithMeterProvider(metricnoop.NewMeterProvider()),
+			otelgrpc.WithPropagators(propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})),
+		)
+	}
 	srv = rpc.NewServer(
-		rpc.WithStatsHandler(tel.GRPCServerHandler()),
+		rpc.WithStatsHandler(handler),
 		rpc.WithReflection(false),
 		rpc.WithHandlerTimeout(0),
 	)

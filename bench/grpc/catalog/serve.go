@@ -9,11 +9,13 @@ import (
 )
 
 // Variants are the servers the bench compares, by name.
-var Variants = []string{"bare", "kit", "kit-warn", "kit-otel"}
+var Variants = []string{"bare", "kit", "kit-warn", "kit-otel", "kit-oldstats"}
 
 // Serve starts variant on l: "bare" (grpc.NewServer), "kit" (telemetry off, access log at
 // info written to logOut), "kit-warn" (telemetry off, logging.level warn: no access line),
-// "kit-otel" (otel with exporter none and metrics on, access log at info). stop ends it.
+// "kit-otel" (otel with exporter none and metrics on, access log at info), "kit-oldstats"
+// (kit with telemetry off as it was before issue 23: OpenTelemetry's stats handler with
+// no-op providers still installed). stop ends it.
 func Serve(variant string, l net.Listener, logOut io.Writer) (stop func(), err error) {
 	if variant == "bare" {
 		gs := NewBare()
@@ -27,6 +29,8 @@ func Serve(variant string, l net.Listener, logOut io.Writer) (stop func(), err e
 		cfg.LogLevel = log.LevelWarn
 	case "kit-otel":
 		cfg.Telemetry = TelemetryConfig(true)
+	case "kit-oldstats":
+		cfg.OldStats = true
 	default:
 		return nil, fmt.Errorf("unknown variant %q", variant)
 	}
