@@ -72,7 +72,7 @@ func main() {
 	}
 	fmt.Printf("grpc benchmark: %d callers over %d connections, %d alternating rounds of %s, servers pinned to CPU %q\n",
 		*conc, *conns, *rounds, *dur, *core)
-	fmt.Printf("%-7s %-9s %13s %22s %10s %8s\n", "kind", "server", "CPU us/RPC", "ratio (min-max)", "RPC/s", "ratio")
+	fmt.Printf("%-7s %-12s %13s %22s %10s %8s\n", "kind", "server", "CPU us/RPC", "ratio (min-max)", "RPC/s", "ratio")
 	for _, k := range kinds {
 		cpu := make([][]float64, len(servers))
 		rps := make([][]float64, len(servers))
@@ -88,7 +88,7 @@ func main() {
 		}
 		for i, s := range servers {
 			lo, hi := minMax(cpuRatio[i])
-			fmt.Printf("%-7s %-9s %13.2f %8.3fx (%.2f-%.2f) %10.0f %7.2fx   cpu/RPC rounds %s\n", k.name, s.name,
+			fmt.Printf("%-7s %-12s %13.2f %8.3fx (%.2f-%.2f) %10.0f %7.2fx   cpu/RPC rounds %s\n", k.name, s.name,
 				median(cpu[i]), median(cpuRatio[i]), lo, hi, median(rps[i]), median(rpsRatio[i]), fmtAll(cpu[i]))
 		}
 	}
