@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/peer"
 
 	"github.com/kitdev/kit/runtime/log"
@@ -18,6 +19,9 @@ func BenchmarkInterceptors(b *testing.B) {
 	s := NewServer()
 	s.SetLogger(log.New(io.Discard))
 	ctx := peer.NewContext(context.Background(), &peer.Peer{Addr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 52114}})
+	// What grpc-go hands a call: the request's headers as incoming metadata.
+	ctx = metadata.NewIncomingContext(ctx, metadata.Pairs(":authority", "127.0.0.1:9000",
+		"content-type", "application/grpc", "user-agent", "grpc-go/1.85.0", "grpc-accept-encoding", "gzip", "te", "trailers"))
 	info := &grpc.UnaryServerInfo{FullMethod: "/bench.catalog.v1.Catalog/GetItem"}
 	handler := func(ctx context.Context, req any) (any, error) { return req, nil }
 	b.Run("unary", func(b *testing.B) {
@@ -43,3 +47,13 @@ type fakeStream struct {
 }
 
 func (f fakeStream) Context() context.Context { return f.ctx }
+
+// The look for a caller's traceparent on a call without one.
+func BenchmarkAdoptTraceparent(b *testing.B) {
+	ctx := metadata.NewIncomingContext(context.Background(), metadata.Pairs(":authority", "127.0.0.1:9000",
+		"content-type", "application/grpc", "user-agent", "grpc-go/1.85.0", "grpc-accept-encoding", "gzip", "te", "trailers"))
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = adoptTraceparent(ctx)
+	}
+}
