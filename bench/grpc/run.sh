@@ -1,37 +1,37 @@
 #!/usr/bin/env bash
-# A unary RPC through the kit rpc server (default interceptors: recovery, access log
-# written to a sink, unary timeout check) against the same handler on a bare
-# grpc.NewServer, both over loopback TCP with a parallel client, in one run.
-# kit's server runs calls on stream workers (grpc.NumStreamWorkers); a third variant, a
-# bare server with the same workers, isolates the cost of kit's interceptors.
-# Rounds alternate between the variants; the medians and their ratio are printed
-# (target: kit >= 0.9x bare in throughput), with the process CPU time per call,
-# which other work on a shared machine barely moves.
-# Usage: bench/grpc/run.sh [benchtime=1s] [rounds=7]
+# The catalog service (catalog/catalogpb/catalog.proto: an 11-field item with strings, a
+# nested message, an enum and a repeated field) served by kit - the rpc server as the
+# generated main builds it, the generated server layer and logic scaffold - and by a bare
+# grpc-go server of the same proto with the same validation, in one run:
+#
+# 1. in process over loopback TCP (go test -bench): time and allocations per unary GetItem
+#    and per 50-item ListItems stream, client and server in one process (the client is the
+#    same for all, so the differences are the servers'); target: kit's allocations at most
+#    bare's (validation is in both);
+# 2. loopback load (cmd/grpcload): each server in its own process pinned to CPU 0, the load
+#    generator on CPU 1, alternating rounds; the servers' CPU time per RPC, medians and the
+#    ratio to bare of the same round (target: kit with telemetry off <= 1.05x).
+#
+# Variants: bare; kit (otel and metrics off, access log at info to stderr, /dev/null); kit-warn (the
+# same at logging.level warn: no access line); kit-otel (otel on with exporter none,
+# metrics on with the Prometheus exporter): kit-otel minus kit is what telemetry costs.
+# Usage: bench/grpc/run.sh [rounds=9] [round=2s] [benchtime=20000x]
 set -euo pipefail
 cd "$(dirname "$0")"
-BENCHTIME="${1:-1s}"
-ROUNDS="${2:-7}"
+ROUNDS="${1:-9}"
+ROUND="${2:-2s}"
+BENCHTIME="${3:-20000x}"
 export GOTOOLCHAIN="${GOTOOLCHAIN:-local}"
-go test -c -o bench.test .
-for _ in $(seq "$ROUNDS"); do
-    ./bench.test -test.run '^$' -test.bench '^BenchmarkBareUnary$' -test.benchtime "$BENCHTIME"
-    ./bench.test -test.run '^$' -test.bench '^BenchmarkKitUnary$' -test.benchtime "$BENCHTIME"
-    ./bench.test -test.run '^$' -test.bench '^BenchmarkBareWorkersUnary$' -test.benchtime "$BENCHTIME"
-done | awk '
-  function field(unit,   i) { for (i = 1; i <= NF; i++) if ($i == unit) return $(i-1) }
-  function median(a, n,   i, j, t) {
-    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-  }
-  /^BenchmarkBareUnary/ { print; bn++; bns[bn] = field("ns/op"); bcpu[bn] = field("cpu-ns/op"); ba = field("allocs/op") }
-  /^BenchmarkKitUnary/  { print; kn++; kns[kn] = field("ns/op"); kcpu[kn] = field("cpu-ns/op"); ka = field("allocs/op") }
-  /^BenchmarkBareWorkersUnary/ { print; wn++; wns[wn] = field("ns/op"); wcpu[wn] = field("cpu-ns/op") }
-  END {
-    b = median(bns, bn); k = median(kns, kn); bc = median(bcpu, bn); kc = median(kcpu, kn)
-    printf "\nmedian of %d rounds: bare %.0f ns/op, kit %.0f ns/op -> kit throughput %.2fx bare (target >= 0.90x)\n", bn, b, k, b / k
-    printf "process CPU per call: bare %.0f ns, kit %.0f ns -> %.2fx; allocs/op %+d\n", bc, kc, bc / kc, ka - ba
-    w = median(wns, wn); wc = median(wcpu, wn)
-    printf "against a bare server with the same stream workers (the interceptors alone): throughput %.2fx, CPU %.2fx\n", w / k, wc / kc
+go build -o bin/grpcload ./cmd/grpcload
+echo "load before: $(uptime)"
+echo "== in process, loopback TCP (benchtime $BENCHTIME)"
+go test -run '^$' -bench . -benchtime "$BENCHTIME" . | awk '
+  /^Benchmark/ {
+    split($1, p, "/"); kind = p[1]; sub(/-[0-9]+$/, "", p[2])
+    for (i = 1; i <= NF; i++) if ($i == "allocs/op") a = $(i-1)
+    if (p[2] == "bare") base[kind] = a
+    printf "%-60s allocs %+d against bare\n", $0, a - base[kind]
   }'
-rm -f bench.test
+echo "== loopback load"
+taskset -c 1 bin/grpcload -rounds "$ROUNDS" -d "$ROUND" -core 0
+echo "load after: $(uptime)"

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/netip"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -72,6 +74,7 @@ func (s *Server) interceptUnary(ctx context.Context, req any, info *grpc.UnarySe
 	if isSystem(info.FullMethod) {
 		return handler(ctx, req)
 	}
+	ctx, _ = adoptTraceparent(ctx)
 	defer func() {
 		if p := recover(); p != nil {
 			resp, err = nil, s.panicked(ctx, info.FullMethod, p)
@@ -99,7 +102,10 @@ func (s *Server) interceptStream(srv any, ss grpc.ServerStream, info *grpc.Strea
 	if isSystem(info.FullMethod) {
 		return handler(srv, ss)
 	}
-	ctx := ss.Context()
+	ctx, traced := adoptTraceparent(ss.Context())
+	if traced {
+		ss = tracedStream{ServerStream: ss, ctx: ctx}
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			err = s.panicked(ctx, info.FullMethod, p)
@@ -190,6 +196,19 @@ func (s *Server) logCall(ctx context.Context, method string, code grpccodes.Code
 	log.LogAttrs(l, ctx, level, "grpc request", attrs...)
 }
 
+// appendPeer appends "peer":"<addr.String()>"; a TCP address (every call over TCP) is
+// written without building its string (net.TCPAddr.String allocates two or three times).
+func appendPeer(ln *jsonline.Line, addr net.Addr) {
+	if ta, ok := addr.(*net.TCPAddr); ok && ta.Zone == "" {
+		// net.IP prints an IPv4-mapped IPv6 address (and a 16-byte IPv4 one) as IPv4.
+		if ip, ok := netip.AddrFromSlice(ta.IP); ok && 0 <= ta.Port && ta.Port <= 0xffff {
+			ln.AddrPort("peer", netip.AddrPortFrom(ip.Unmap(), uint16(ta.Port)))
+			return
+		}
+	}
+	ln.String("peer", addr.String())
+}
+
 // writeCallLine is the hand-made twin of the slog path of logCall: same keys,
 // same order, same encoding.
 func writeCallLine(sink *jsonline.Sink, ctx context.Context, level log.Level, method string, code grpccodes.Code, start time.Time) {
@@ -199,7 +218,7 @@ func writeCallLine(sink *jsonline.Sink, ctx context.Context, level log.Level, me
 	ln.String("code", code.String())
 	ln.Millis("duration_ms", d.Microseconds())
 	if p, ok := peer.FromContext(ctx); ok && p.Addr != nil {
-		ln.String("peer", p.Addr.String())
+		appendPeer(ln, p.Addr)
 	}
 	ctxline.AppendIDs(ln, ctx)
 	_ = sink.Write(ln)

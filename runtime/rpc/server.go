@@ -38,7 +38,9 @@ type options struct {
 
 // WithStatsHandler installs h (usually telemetry's GRPCServerHandler) in
 // the transport, ahead of every interceptor: spans and metrics cover the
-// whole call. Health and reflection calls are not passed to it.
+// whole call. Health and reflection calls are not passed to it. A nil h
+// installs nothing (GRPCServerHandler with telemetry off); a caller's W3C
+// traceparent then still gives the call's log lines its trace ids.
 func WithStatsHandler(h stats.Handler) Option {
 	return func(o *options) { o.stats = h }
 }

@@ -8,8 +8,18 @@ import (
 // GRPCServerHandler returns the gRPC server stats handler: a span per RPC
 // adopting the caller's trace context from metadata, and the
 // rpc.server.call.duration histogram. Install it with
-// grpc.StatsHandler(...).
+// rpc.WithStatsHandler(...) (or grpc.StatsHandler(...), which needs a
+// non-nil handler).
+//
+// With both otel.enabled and metrics.enabled false it returns nil and
+// rpc.WithStatsHandler(nil) installs nothing: any stats handler makes
+// grpc-go copy the incoming metadata of every call. The rpc server then
+// still adopts a caller's traceparent for its log lines, without
+// OpenTelemetry on the call path.
 func (t *Telemetry) GRPCServerHandler() stats.Handler {
+	if !t.cfg.Otel.Enabled && !t.cfg.Metrics.Enabled {
+		return nil
+	}
 	return otelgrpc.NewServerHandler(
 		otelgrpc.WithTracerProvider(t.tp),
 		otelgrpc.WithMeterProvider(t.instrMP),

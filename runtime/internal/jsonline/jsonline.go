@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"net/netip"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -136,6 +137,17 @@ func (ln *Line) Hex(key string, v []byte) {
 	for _, c := range v {
 		b = append(b, digits[c>>4], digits[c&0xf])
 	}
+	ln.b = append(b, '"')
+}
+
+// AddrPort appends "key":"<ap>" as ap.String() writes it, without building the string.
+// ap's text needs no escaping: digits, hex, '.', ':', brackets and a zone, which the caller
+// leaves out (a zone is free text).
+func (ln *Line) AddrPort(key string, ap netip.AddrPort) {
+	b := append(ln.b, ',', '"')
+	b = append(b, key...)
+	b = append(b, `":"`...)
+	b = ap.AppendTo(b)
 	ln.b = append(b, '"')
 }
 

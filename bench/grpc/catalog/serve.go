@@ -1,0 +1,43 @@
+package catalog
+
+import (
+	"fmt"
+	"io"
+	"net"
+
+	"github.com/kitdev/kit/runtime/log"
+)
+
+// Variants are the servers the bench compares, by name.
+var Variants = []string{"bare", "kit", "kit-warn", "kit-otel", "kit-oldstats"}
+
+// Serve starts variant on l: "bare" (grpc.NewServer), "kit" (telemetry off, access log at
+// info written to logOut), "kit-warn" (telemetry off, logging.level warn: no access line),
+// "kit-otel" (otel with exporter none and metrics on, access log at info), "kit-oldstats"
+// (kit with telemetry off as it was before issue 23: OpenTelemetry's stats handler with
+// no-op providers still installed). stop ends it.
+func Serve(variant string, l net.Listener, logOut io.Writer) (stop func(), err error) {
+	if variant == "bare" {
+		gs := NewBare()
+		go func() { _ = gs.Serve(l) }()
+		return gs.Stop, nil
+	}
+	cfg := KitConfig{Telemetry: TelemetryConfig(false), LogLevel: log.LevelInfo, Log: logOut}
+	switch variant {
+	case "kit":
+	case "kit-warn":
+		cfg.LogLevel = log.LevelWarn
+	case "kit-otel":
+		cfg.Telemetry = TelemetryConfig(true)
+	case "kit-oldstats":
+		cfg.OldStats = true
+	default:
+		return nil, fmt.Errorf("unknown variant %q", variant)
+	}
+	srv, stop, err := NewKit(cfg)
+	if err != nil {
+		return nil, err
+	}
+	go func() { _ = srv.Serve(l) }()
+	return stop, nil
+}
