@@ -18,7 +18,7 @@ from resident import Resident
 import kit_core
 
 SOURCE = Path(kit_core.__file__).resolve().parents[1]
-SUMMARY = 'print(f"kit: {len(report.written)} written, '
+SUMMARY = 'f"kit: {regen + yours} files: '
 
 
 @pytest.fixture
@@ -58,7 +58,7 @@ def test_edits_to_kit_or_what_it_imports_are_seen_at_once(resident: Resident, ch
     pid = resident.pid()
     assert pid is not None
 
-    touch(checkout / "kit_core" / "cli.py", SUMMARY, 'print(f"kit (edited): {len(report.written)} written, ')
+    touch(checkout / "kit_core" / "cli.py", SUMMARY, 'f"kit (edited): {regen + yours} files: ')
     EDITS[0](project)
     after_core = resident.gen(project)
     assert after_core.returncode == 0 and "kit (edited): " in after_core.stdout, after_core.stdout
