@@ -1,6 +1,6 @@
 """kit-lsp's server: creates it, registers the features and runs the message loop.
 
-The process starts in `kit_lsp.server.main` / `kit_lsp.boot` (the handshake before these
+The process starts in `kit_lsp.server.main` / `kit_lsp.startup.boot` (the handshake before these
 imports); `serve` takes over the stream from there.
 """
 
@@ -20,7 +20,7 @@ from kit_lsp.background import DesignJob
 from kit_lsp.features.diagnostics import Diagnostics
 from kit_lsp.features.lifecycle import terminate
 from kit_lsp.features.regenerate import Regenerator
-from kit_lsp.firstlook import FirstLook
+from kit_lsp.startup.firstlook import FirstLook
 from kit_lsp.project import Snapshot
 from kit_lsp.protocol import KitProtocol
 from kit_lsp.refresh import Refresher

@@ -12,7 +12,7 @@ from lsprotocol import types as lsp
 from kit_core.diagnostics import Diagnostic, Severity
 from kit_core.printable import printable
 from kit_core.source import Span
-from kit_lsp.lspjson import TextOf, columns, uri_of
+from kit_lsp.startup.lspjson import TextOf, columns, uri_of
 
 __all__ = ["TextOf", "uri_of"]
 

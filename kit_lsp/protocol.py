@@ -15,7 +15,7 @@
 - pygls keeps its own copy of every open buffer (re-split into lines on each edit); kit
   keeps the text in `kit_lsp.documents`, so the built-in sync handlers only pass the
   notification on.
-- The start-up code (`kit_lsp.boot`) answers `initialize` before pygls is imported; the
+- The start-up code (`kit_lsp.startup.boot`) answers `initialize` before pygls is imported; the
   protocol still runs `initialize` (workspace, client capabilities) but does not answer
   it a second time.
 """

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
-from kit_lsp.capabilities import COMPLETION_TRIGGERS
+from kit_lsp.startup.capabilities import COMPLETION_TRIGGERS
 from kit_lsp.completions import Request, complete, resolve_documentation
 from kit_lsp.context import word_before as _word
 from kit_lsp.manifest_lang import manifest_completion

@@ -25,10 +25,10 @@ from lsprotocol import types as lsp
 
 from kit_core import gcpause
 from kit_core.diagnostics import Diagnostic
-from kit_lsp import cache
+from kit_lsp.startup import cache
 from kit_lsp.convert import TextOf, lsp_diagnostic, uri_of
 from kit_lsp.documents import Document
-from kit_lsp.firstlook import Answer, FirstLook
+from kit_lsp.startup.firstlook import Answer, FirstLook
 from kit_lsp.project import Snapshot
 
 if TYPE_CHECKING:
@@ -121,7 +121,7 @@ class Diagnostics:
             return
         asyncio.get_running_loop().run_in_executor(self._server.state.analysis_pool, gcpause.collect)
 
-    # ------------------------------------------------------------------ the first look (kit_lsp.firstlook)
+    # ------------------------------------------------------------------ the first look (kit_lsp.startup.firstlook)
 
     def take_first_looks(self, first: FirstLook) -> None:
         """Publish the first-look process's answers from now on (on the message loop)."""
@@ -187,7 +187,7 @@ class Diagnostics:
         self._remembering.clear()
 
     def write_cache(self, snap: Snapshot) -> None:
-        """Keep the design's diagnostics for the next session (see `kit_lsp.cache`)."""
+        """Keep the design's diagnostics for the next session (see `kit_lsp.startup.cache`)."""
         state = self._server.state
         unstructure = self._server.protocol._converter.unstructure
         by_path: dict[str, list[Any]] = {}

@@ -15,7 +15,7 @@ from lsprotocol import types as lsp
 from tree_sitter import QueryCursor
 
 from kit_core import syntax
-from kit_lsp.capabilities import SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES
+from kit_lsp.startup.capabilities import SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES
 
 if TYPE_CHECKING:
     from kit_lsp.app import KitLanguageServer

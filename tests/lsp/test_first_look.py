@@ -1,4 +1,4 @@
-"""The first look (`kit_lsp.firstlook`): an opened file's diagnostics from a second process,
+"""The first look (`kit_lsp.startup.firstlook`): an opened file's diagnostics from a second process,
 published before the server's own analysis, never showing what that analysis does not find;
 the full analysis's diagnostics follow. Its JSON is exactly the server's."""
 
@@ -18,7 +18,7 @@ from kit_core.analyzer import analyze
 from kit_core.design_text import read_design
 from kit_core.lower import parse_file
 from kit_lsp.convert import UTF8, UTF16, UTF32, lsp_diagnostic
-from kit_lsp.lspjson import diagnostic_json
+from kit_lsp.startup.lspjson import diagnostic_json
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "bench"))
@@ -58,7 +58,7 @@ def _first_look_children(pid: int) -> list[int]:
             cmdline = (stat.parent / "cmdline").read_bytes()
         except OSError:
             continue
-        if int(fields[1]) == pid and b"kit_lsp.firstlook_worker" in cmdline:
+        if int(fields[1]) == pid and b"kit_lsp.startup.firstlook_worker" in cmdline:
             out.append(int(stat.parent.name))
     return out
 

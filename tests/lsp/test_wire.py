@@ -159,7 +159,7 @@ def test_the_handshake_does_not_import_the_server() -> None:
     import subprocess
 
     code = (
-        "import sys, kit_lsp.server, kit_lsp.boot;"
+        "import sys, kit_lsp.server, kit_lsp.startup.boot;"
         "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol', 'cattrs', 'tree_sitter')"
         " or m.startswith(('kit_core.analyzer', 'kit_core.lower', 'kit_lsp.app')));"
         "print(heavy)"
@@ -187,7 +187,7 @@ def _client_capabilities(profile: str | None) -> dict[str, Any]:
 
 
 def test_the_process_answers_initialize_with_the_early_answer(raw: RawClient, tmp_path: Path) -> None:
-    from kit_lsp.capabilities import initialize_result
+    from kit_lsp.startup.capabilities import initialize_result
 
     params = {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": _client_capabilities("neovim")}
     assert raw.answer(raw.request("initialize", params))["result"] == json.loads(json.dumps(initialize_result(params)))
@@ -200,7 +200,7 @@ def test_the_early_initialize_answer_is_what_pygls_computes(tmp_path: Path, prof
     from pygls.protocol import default_converter
 
     from kit_lsp.app import create_server
-    from kit_lsp.capabilities import initialize_result
+    from kit_lsp.startup.capabilities import initialize_result
 
     caps = _client_capabilities(profile)
     params = {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": caps}

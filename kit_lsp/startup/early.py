@@ -1,7 +1,7 @@
 """Diagnostics from the last session, published while the server is still being imported.
 
-Standard library only (it runs in `kit_lsp.boot` between the handshake and the hand-over).
-For each design in the workspace folders whose cached record (`kit_lsp.cache`) still matches
+Standard library only (it runs in `kit_lsp.startup.boot` between the handshake and the hand-over).
+For each design in the workspace folders whose cached record (`kit_lsp.startup.cache`) still matches
 the files exactly, the recorded diagnostics of every file are published at once; a file
 opened meanwhile gets them with its version when its text is the recorded one. Nothing is
 published for a design whose files changed, for a client using another position
@@ -18,9 +18,10 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 from kit_core.designfiles import design_roots
-from kit_lsp import cache, wire
-from kit_lsp.capabilities import position_encoding
-from kit_lsp.firstlook import Answer, FirstLook
+from kit_lsp import wire
+from kit_lsp.startup import cache
+from kit_lsp.startup.capabilities import position_encoding
+from kit_lsp.startup.firstlook import Answer, FirstLook
 
 Published = dict[str, tuple[int | None, list[Any]]]
 

@@ -1,6 +1,6 @@
 """kit diagnostics as LSP JSON, standard library only (plus `kit_core`'s values).
 
-The first-look process (`kit_lsp.firstlook_worker`) publishes diagnostics without importing
+The first-look process (`kit_lsp.startup.firstlook_worker`) publishes diagnostics without importing
 lsprotocol (a third of a second); what it sends must be exactly what the server sends for
 the same diagnostic (`kit_lsp.convert.lsp_diagnostic`, unstructured), so that the server
 can tell it was already shown. A test keeps the two equal. `column` is the one place

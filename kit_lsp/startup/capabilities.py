@@ -1,6 +1,6 @@
 """The `initialize` answer, computed without pygls (standard library only).
 
-`kit_lsp.boot` sends it before the server is imported, so the handshake does not wait for
+`kit_lsp.startup.boot` sends it before the server is imported, so the handshake does not wait for
 the imports. It must be exactly what pygls computes from the registered features
 (`pygls.capabilities.ServerCapabilitiesBuilder`): the server checks each start
 (`KitProtocol._check_boot_answer` logs a difference) and `tests/lsp/test_wire.py`
