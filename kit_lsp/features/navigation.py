@@ -10,6 +10,7 @@ from lsprotocol import types as lsp
 
 from kit_core.model import Decl
 from kit_lsp.convert import lsp_location, lsp_range
+from kit_lsp.features.declared.navigation import DECLARED
 from kit_lsp.goto import proto_locations, stub_location
 from kit_lsp.locate import target_at
 from kit_lsp.refs import references, resolve
@@ -33,7 +34,7 @@ def declaration_at(view: View, position: lsp.Position) -> Decl | None:
 
 
 def register(server: KitLanguageServer) -> None:
-    @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+    @DECLARED.feature(server, lsp.TEXT_DOCUMENT_DEFINITION)
     @server.thread()
     def definition(ls: KitLanguageServer, params: lsp.DefinitionParams) -> list[lsp.Location] | None:
         view = ls.state.view(params.text_document.uri)
@@ -47,7 +48,7 @@ def register(server: KitLanguageServer) -> None:
         name = target.node.name if target is not None and target.kind in ("ref", "decl") else None
         return (own + (proto_locations(view, name) if name else [])) or None
 
-    @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+    @DECLARED.feature(server, lsp.TEXT_DOCUMENT_REFERENCES)
     @server.thread()
     def refs(ls: KitLanguageServer, params: lsp.ReferenceParams) -> list[lsp.Location] | None:
         view = ls.state.view(params.text_document.uri)
@@ -59,7 +60,7 @@ def register(server: KitLanguageServer) -> None:
             spans.insert(0, decl.name_span)
         return [lsp_location(s, view.encoding, ls.state.text_of) for s in spans]
 
-    @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+    @DECLARED.feature(server, lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
     @server.thread()
     def highlight(ls: KitLanguageServer, params: lsp.DocumentHighlightParams) -> list[lsp.DocumentHighlight] | None:
         view = ls.state.view(params.text_document.uri)

@@ -1,15 +1,16 @@
 """kit diagnostics as LSP JSON, standard library only (plus `kit_core`'s values).
 
-The first-look process (`kit_lsp.startup.firstlook_worker`) publishes diagnostics without importing
-lsprotocol (a third of a second); what it sends must be exactly what the server sends for
-the same diagnostic (`kit_lsp.convert.lsp_diagnostic`, unstructured), so that the server
-can tell it was already shown. A test keeps the two equal. `column` is the one place
-that picks a client column from a span's byte and UTF-16 columns.
+The one converter of kit diagnostics for the client: the first-look process
+(`kit_lsp.startup.firstlook_worker`) publishes its output without importing lsprotocol (a
+third of a second), the server publishes it (`kit_lsp.features.diagnostics`, through
+`KitProtocol.notify_json`) and caches it (`kit_lsp.startup.cache`), so a list the start-up
+published and the server's list for the same file compare as they are. `column` is the
+one place that picks a client column from a span's byte and UTF-16 columns.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -77,4 +78,12 @@ def diagnostic_json(d: Diagnostic, encoding: str = UTF16, text_of: TextOf | None
     ]
     if related:
         out["relatedInformation"] = related
+    return out
+
+
+def by_path(diags: Iterable[Diagnostic], encoding: str, text_of: TextOf | None = None) -> dict[str, list[Any]]:
+    """Diagnostics as LSP JSON, grouped by the file they are in."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for d in diags:
+        out.setdefault(d.span.path, []).append(diagnostic_json(d, encoding, text_of))
     return out

@@ -214,3 +214,68 @@ def test_the_early_initialize_answer_is_what_pygls_computes(tmp_path: Path, prof
     with pytest.raises(StopIteration) as done:
         generator.send(None)
     assert sent == converter.unstructure(done.value.value)
+
+
+def test_every_registered_feature_is_declared() -> None:
+    """What pygls registers (methods, their options, commands) is exactly what the features
+    declare for the boot's answer."""
+    from kit_lsp.app import create_server
+    from kit_lsp.startup.capabilities import declared_methods, undeclared
+
+    fm = create_server().protocol.fm
+    assert undeclared(fm.features, fm.feature_options, fm.commands) == []
+    assert len(declared_methods()) >= 25
+
+
+def test_a_feature_registered_without_its_declaration_is_found() -> None:
+    from lsprotocol import types as lsp
+
+    from kit_lsp.app import create_server
+    from kit_lsp.features.declared.hover import DECLARED
+    from kit_lsp.startup.capabilities import undeclared
+
+    server = create_server()
+    server.feature(lsp.TEXT_DOCUMENT_DECLARATION)(lambda ls, params: None)  # bypasses any declaration
+    server.command("kit.other")(lambda ls, args: None)
+    fm = server.protocol.fm
+    assert undeclared(fm.features, fm.feature_options, fm.commands) == [
+        "textDocument/declaration is registered but not declared",
+        "command kit.other is registered but not declared",
+    ]
+    with pytest.raises(KeyError, match="textDocument/typeDefinition is not declared"):
+        DECLARED.feature(server, lsp.TEXT_DOCUMENT_TYPE_DEFINITION)
+
+
+def test_a_registration_with_other_options_than_declared_is_found() -> None:
+    from lsprotocol import types as lsp
+    from pygls.protocol import default_converter
+
+    from kit_lsp.features.declared import Declares, Method
+    from kit_lsp.startup.capabilities import undeclared
+
+    registered = {lsp.TEXT_DOCUMENT_CODE_ACTION: object()}
+    options = {lsp.TEXT_DOCUMENT_CODE_ACTION: lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.Refactor])}
+    problems = undeclared(registered, options, {})
+    assert "textDocument/codeAction is registered with other options than declared" in problems
+    declared = {"codeActionKinds": ["quickfix"]}
+    method = Method(lsp.TEXT_DOCUMENT_CODE_ACTION, "codeActionProvider", declared, "CodeActionOptions")
+    registered_options = Declares(method).methods[lsp.TEXT_DOCUMENT_CODE_ACTION].registration()
+    assert isinstance(registered_options, lsp.CodeActionOptions)
+    assert default_converter().unstructure(registered_options) == declared == method.advertised()
+
+
+def test_the_declarations_load_without_the_server() -> None:
+    """The boot reads every feature's declaration with the standard library only."""
+    import subprocess
+
+    code = (
+        "import sys; from kit_lsp.startup.capabilities import declarations, initialize_result;"
+        "n = len(declarations()); initialize_result({'capabilities': {}});"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol', 'cattrs', 'tree_sitter')"
+        " or m.startswith(('kit_core.analyzer', 'kit_lsp.app', 'kit_lsp.features.hover')));"
+        "print(n, heavy)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    from kit_lsp.features import NAMES
+
+    assert out.stdout.strip() == f"{len(NAMES)} []"
