@@ -28,7 +28,7 @@ from kit_core import gcpause
 from kit_core.diagnostics import Diagnostic
 from kit_lsp.documents import Document
 from kit_lsp.project import Snapshot
-from kit_lsp.startup.lspjson import TextOf, diagnostic_json, uri_of
+from kit_lsp.startup.lspjson import TextOf, diagnostic_json, publish_params, uri_of
 
 if TYPE_CHECKING:
     from kit_lsp.app import KitLanguageServer
@@ -212,7 +212,5 @@ class Diagnostics:
         if not merged:
             for per_uri in self._by_source.values():
                 per_uri.pop(uri, None)  # nothing kept for files with nothing to show
-        params: Json = {"uri": uri, "diagnostics": merged}
-        if version is not None:
-            params["version"] = version
+        params = publish_params(uri, version, merged)
         self._server.kit_protocol.notify_json("textDocument/publishDiagnostics", params)

@@ -19,11 +19,11 @@ from urllib.parse import unquote, urlparse
 
 from kit_core.designfiles import design_roots
 from kit_lsp import wire
-from kit_lsp.startup import cache
+from kit_lsp.startup import cache, lspjson
 from kit_lsp.startup.capabilities import position_encoding
 from kit_lsp.startup.firstlook import Answer, FirstLook
 
-Published = dict[str, tuple[int | None, list[Any]]]
+Published = dict[str, tuple[int | None, list[Any]]]  # uri -> (version, LSP JSON diagnostics)
 
 
 def path_of(uri: str) -> str | None:
@@ -131,9 +131,7 @@ class Early:
     def _publish(self, uri: str, version: int | None, diags: list[Any]) -> None:
         if uri in self._touched or self._closed:
             return
-        params: dict[str, Any] = {"uri": uri, "diagnostics": diags}
-        if version is not None:
-            params["version"] = version
+        params = lspjson.publish_params(uri, version, diags)
         self._outbox.send({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": params})
         self.published[uri] = (version, diags)
 

@@ -6,7 +6,7 @@ after the other on one core: seconds on a large design. At spawn, `kit_lsp.start
 each `.kit` file opened before the server's first analysis is sent to it, and it answers
 with that file's diagnostics from the packages the file reaches
 (`kit_core.analyzer.partial`). The answer goes to whoever holds the stream: the start-up
-code (`kit_lsp.startup.early`), then the server (`Diagnostics.first_look`), which publishes it
+code (`kit_lsp.startup.early`), then the server (`kit_lsp.startup.handover`), which publishes it
 only while the document is at the version asked about and its own analysis has not
 published yet. The server closes the process after its first analysis.
 

@@ -22,6 +22,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from kit_lsp.startup import cache
+from kit_lsp.startup.early import Published
 from kit_lsp.startup.firstlook import Answer, FirstLook
 from kit_lsp.startup.lspjson import by_path
 
@@ -31,9 +32,6 @@ if TYPE_CHECKING:
     from kit_lsp.project import Snapshot
 
 REMEMBER_S = 2.0  # quiet time after a design's analysis before its diagnostics are cached
-
-Published = dict[str, tuple[int | None, list[Any]]]  # uri -> (version, LSP JSON diagnostics)
-
 
 class Handover:
     def __init__(self, server: KitLanguageServer) -> None:

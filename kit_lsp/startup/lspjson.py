@@ -81,6 +81,14 @@ def diagnostic_json(d: Diagnostic, encoding: str = UTF16, text_of: TextOf | None
     return out
 
 
+def publish_params(uri: str, version: int | None, diags: list[Any]) -> dict[str, Any]:
+    """`textDocument/publishDiagnostics`'s params (no version: a file not open, or unknown)."""
+    params: dict[str, Any] = {"uri": uri, "diagnostics": diags}
+    if version is not None:
+        params["version"] = version
+    return params
+
+
 def by_path(diags: Iterable[Diagnostic], encoding: str, text_of: TextOf | None = None) -> dict[str, list[Any]]:
     """Diagnostics as LSP JSON, grouped by the file they are in."""
     out: dict[str, list[dict[str, Any]]] = {}
