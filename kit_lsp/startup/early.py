@@ -1,14 +1,15 @@
-"""Diagnostics from the last session, published while the server is still being imported.
+"""Diagnostics published while the server is still being imported: the last session's, and
+the first looks of files opened meanwhile.
 
-Standard library only (it runs in `kit_lsp.startup.boot` between the handshake and the hand-over).
-For each design in the workspace folders whose cached record (`kit_lsp.startup.cache`) still matches
-the files exactly, the recorded diagnostics of every file are published at once; a file
-opened meanwhile gets them with its version when its text is the recorded one. Nothing is
-published for a design whose files changed, for a client using another position
-encoding, or for a buffer edited before the server took over. What was published is
-handed to the server, which republishes a file only if its analysis finds otherwise.
+Standard library only (it runs in `kit_lsp.startup.boot` between the handshake and the
+hand-over). For each design in the workspace folders whose cached record
+(`kit_lsp.startup.cache`) still matches the files exactly, the recorded diagnostics of every
+file are published at once; a file opened meanwhile gets them with its version when its
+text is the recorded one, else it is sent to the first look. Nothing is published for a
+design whose files changed, for a client using another position encoding, or for a buffer
+edited before the server took over. What was published is handed to the server
+(`kit_lsp.startup.handover`), which republishes a file only if its analysis finds otherwise.
 """
-
 from __future__ import annotations
 
 import sys
