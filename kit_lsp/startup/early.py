@@ -10,6 +10,7 @@ design whose files changed, for a client using another position encoding, or for
 edited before the server took over. What was published is handed to the server
 (`kit_lsp.startup.handover`), which republishes a file only if its analysis finds otherwise.
 """
+
 from __future__ import annotations
 
 import sys
