@@ -279,3 +279,21 @@ def test_the_declarations_load_without_the_server() -> None:
     from kit_lsp.features import NAMES
 
     assert out.stdout.strip() == f"{len(NAMES)} []"
+
+
+def test_kit_lsp_reads_no_private_pygls_state() -> None:
+    """pygls's converter, server and shutdown flag are not read through private attributes
+    (they changed between pygls releases); `KitProtocol` keeps its own references."""
+    import re
+
+    private = re.compile(
+        r"\b(?:protocol|kit_protocol|server|ls)\._[a-z]|\._(?:converter|shutdown|send_data)\b|self\._server\.thread_pool"
+    )
+    root = Path(__file__).resolve().parents[2] / "kit_lsp"
+    found = [
+        f"{path.relative_to(root)}:{n}: {line.strip()}"
+        for path in sorted(root.rglob("*.py"))
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if private.search(line) and not line.lstrip().startswith("#")
+    ]
+    assert found == []
