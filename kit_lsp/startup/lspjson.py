@@ -12,18 +12,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kit_core.diagnostics import Diagnostic, Severity
 from kit_core.printable import printable
-from kit_core.source import Span
+
+if TYPE_CHECKING:  # not at run time: `kit_lsp.startup.early` imports this before the handshake
+    from kit_core.diagnostics import Diagnostic
+    from kit_core.source import Span
 
 TextOf = Callable[[str], "str | None"]
 """The current text of a file by path (open buffer or parsed source), for UTF-32 columns."""
 
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"  # lsprotocol's PositionEncodingKind values
 
-SEVERITY = {Severity.ERROR: 1, Severity.WARNING: 2, Severity.INFO: 3, Severity.HINT: 4}
+# By `kit_core.diagnostics.Severity`'s values (a str enum: its members are these keys).
+SEVERITY = {"error": 1, "warning": 2, "info": 3, "hint": 4}
 
 
 def uri_of(path: str) -> str:

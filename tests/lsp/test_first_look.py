@@ -17,6 +17,7 @@ from raw_client import RawClient, diagnostics_for
 
 from kit_core.analyzer import analyze
 from kit_core.design_text import read_design
+from kit_core.diagnostics import Severity
 from kit_core.lower import parse_file
 from kit_lsp.convert import UTF8, UTF16, UTF32, lsp_range
 from kit_lsp.startup.lspjson import diagnostic_json
@@ -30,6 +31,14 @@ ZZ2 = (
     "package zz2\n\n// A page, with a field whose type does not exist: ünïcödé 😀\ntype Page {\n\tnext p0.Nope\n}\n\n"
     'service Users {\n\t@operationId("countUsers")\n\tget Count /zz2/count {\n\t\tresponse Page\n\t}\n}\n'
 )
+
+
+LSP_SEVERITY = {
+    Severity.ERROR: lsp.DiagnosticSeverity.Error,
+    Severity.WARNING: lsp.DiagnosticSeverity.Warning,
+    Severity.INFO: lsp.DiagnosticSeverity.Information,
+    Severity.HINT: lsp.DiagnosticSeverity.Hint,
+}
 
 
 def test_the_json_is_lsp() -> None:
@@ -48,6 +57,7 @@ def test_the_json_is_lsp() -> None:
                 assert converter.unstructure(read) == sent
                 assert read.range == lsp_range(d.span, encoding, text_of)
                 assert read.code == d.code and read.source == "kit"
+                assert read.severity == LSP_SEVERITY[d.severity]
                 assert [r.location.range for r in read.related_information or []] == [
                     lsp_range(r.span, encoding, text_of) for r in d.related if r.span.path
                 ]

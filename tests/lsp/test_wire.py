@@ -269,10 +269,11 @@ def test_the_declarations_load_without_the_server() -> None:
     import subprocess
 
     code = (
-        "import sys; from kit_lsp.startup.capabilities import declarations, initialize_result;"
+        "import sys, kit_lsp.startup.boot; from kit_lsp.startup.capabilities import declarations, initialize_result;"
         "n = len(declarations()); initialize_result({'capabilities': {}});"
-        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol', 'cattrs', 'tree_sitter')"
-        " or m.startswith(('kit_core.analyzer', 'kit_lsp.app', 'kit_lsp.features.hover')));"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol', 'cattrs', 'tree_sitter',"
+        " 'dataclasses') or m.startswith(('kit_core.analyzer', 'kit_core.diagnostics', 'kit_lsp.app',"
+        " 'kit_lsp.features.hover')));"
         "print(n, heavy)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
