@@ -21,7 +21,7 @@ from urllib.parse import unquote, urlparse
 
 from kit_core.designfiles import design_roots
 from kit_lsp import wire
-from kit_lsp.startup import cache, lspjson
+from kit_lsp.startup import cache
 from kit_lsp.startup.capabilities import position_encoding
 from kit_lsp.startup.firstlook import Answer, FirstLook
 
@@ -133,7 +133,9 @@ class Early:
     def _publish(self, uri: str, version: int | None, diags: list[Any]) -> None:
         if uri in self._touched or self._closed:
             return
-        params = lspjson.publish_params(uri, version, diags)
+        from kit_lsp.startup.lspjson import publish_params  # here: not before the handshake
+
+        params = publish_params(uri, version, diags)
         self._outbox.send({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": params})
         self.published[uri] = (version, diags)
 
