@@ -1,6 +1,6 @@
 """kit-lsp's server: creates it, registers the features and runs the message loop.
 
-The process starts in `kit_lsp.server.main` / `kit_lsp.boot` (the handshake before these
+The process starts in `kit_lsp.server.main` / `kit_lsp.startup.boot` (the handshake before these
 imports); `serve` takes over the stream from there.
 """
 
@@ -18,12 +18,14 @@ from kit_core import __version__
 from kit_core.resident.session import Snapshot
 from kit_lsp import features, wire
 from kit_lsp.background import DesignJob
+from kit_lsp.features.declared.sync import CHANGE
 from kit_lsp.features.diagnostics import Diagnostics
 from kit_lsp.features.lifecycle import terminate
 from kit_lsp.features.regenerate import Regenerator
-from kit_lsp.firstlook import FirstLook
 from kit_lsp.protocol import KitProtocol
 from kit_lsp.refresh import Refresher
+from kit_lsp.startup.firstlook import FirstLook
+from kit_lsp.startup.handover import Handover, Published
 from kit_lsp.state import State
 
 log = logging.getLogger(__name__)
@@ -35,11 +37,12 @@ class KitLanguageServer(LanguageServer):
             "kit-lsp",
             __version__,
             protocol_cls=KitProtocol,
-            text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental,
+            text_document_sync_kind=lsp.TextDocumentSyncKind(CHANGE),  # as declared
         )
         self.state = State()
         self.analysis_listeners: list[Callable[[Snapshot], None]] = []  # told after each published analysis
         self.diagnostics = Diagnostics(self)
+        self.startup = Handover(self)
         self.regenerate = Regenerator(self)
         self.stub_drift: DesignJob  # set by the features that own them
         self.breaking: DesignJob
@@ -58,7 +61,7 @@ class KitLanguageServer(LanguageServer):
 
 def create_server() -> KitLanguageServer:
     server = KitLanguageServer()
-    for feature in features.ALL:
+    for feature in features.modules():
         feature.register(server)
     return server
 
@@ -68,7 +71,7 @@ def serve(
     outbox: wire.Outbox,
     backlog: list[wire.Item | None],
     answered: dict[str, Any],
-    published: dict[str, tuple[int | None, list[Any]]] | None = None,
+    published: Published | None = None,
     first: FirstLook | None = None,
 ) -> NoReturn:
     """Run the server on messages from ``inbox`` (``backlog`` first: what the start-up code
@@ -76,13 +79,12 @@ def serve(
     diagnostics it published from the cache; ``first``: the first-look process, whose
     answers the server takes over) until the input ends; exit 0 only after `shutdown`."""
     server = create_server()
-    server.diagnostics.early = dict(published or {})
     protocol = server.kit_protocol
     protocol.set_writer(outbox)
     head = backlog[0] if backlog else None
     if isinstance(head, dict) and head.get("method") == lsp.INITIALIZE:
         protocol.preanswered(head["id"], answered)
-    asyncio.run(_loop(protocol, inbox, backlog, server.diagnostics, first))
+    asyncio.run(_loop(protocol, inbox, backlog, server.startup, published or {}, first))
     terminate(0 if server.shutdown_received else 1)
 
 
@@ -90,7 +92,8 @@ async def _loop(
     protocol: KitProtocol,
     inbox: wire.Inbox,
     backlog: list[wire.Item | None],
-    diagnostics: Diagnostics,
+    startup: Handover,
+    published: Published,
     first: FirstLook | None,
 ) -> None:
     loop = asyncio.get_running_loop()
@@ -109,10 +112,9 @@ async def _loop(
         receive(item)
         inbox.done()
 
+    startup.take_over(published, first)  # its answers run on the loop: after the backlog
     for item in backlog:
         receive(item)
-    if first is not None:
-        diagnostics.take_first_looks(first)
 
     def post(item: wire.Item | None) -> None:
         loop.call_soon_threadsafe(received, item)

@@ -16,7 +16,8 @@ from lsprotocol import types as lsp
 
 from kit_core.diagnostics import Diagnostic
 from kit_core.resident.session import Snapshot
-from kit_lsp.convert import lsp_diagnostic, lsp_range, uri_of
+from kit_lsp.convert import lsp_range, uri_of
+from kit_lsp.startup.lspjson import diagnostic_json
 
 if TYPE_CHECKING:
     from kit_lsp.app import KitLanguageServer
@@ -101,7 +102,7 @@ class DesignJob:
             diags = found.get(path, [])
             self.latest[path] = diags
             uri, version = (doc.uri, doc.version) if doc is not None else (uri_of(path), None)
-            converted = [lsp_diagnostic(d, state.encoding) for d in diags]
+            converted = [diagnostic_json(d, state.encoding) for d in diags]
             self._server.diagnostics.set_file(self.source, uri, version, converted)
             if diags:
                 shown.add(path)

@@ -15,9 +15,18 @@
 - pygls keeps its own copy of every open buffer (re-split into lines on each edit); kit
   keeps the text in `kit_lsp.documents`, so the built-in sync handlers only pass the
   notification on.
-- The start-up code (`kit_lsp.boot`) answers `initialize` before pygls is imported; the
+- The start-up code (`kit_lsp.startup.boot`) answers `initialize` before pygls is imported; the
   protocol still runs `initialize` (workspace, client capabilities) but does not answer
   it a second time.
+- Messages that are JSON already (published diagnostics, `kit_lsp.startup.lspjson`; the
+  wire's error answers) go out as they are (`send_json`), through the writer pygls was
+  given: no lsprotocol objects built only to be unstructured again.
+
+pygls keeps its converter, server and shutdown flag in private attributes; this class
+keeps its own references (from the constructor's arguments) instead of reading them. What
+it still shares with pygls's internals are the hooks it overrides (`_execute_handler`,
+`_send_response`, `_send_handler_result`, `_handle_cancel_notification`) and the table of
+in-flight requests they keep (`_request_futures`): pygls 2.1 has no public hook for them.
 """
 
 from __future__ import annotations
@@ -28,6 +37,7 @@ from concurrent.futures import Future
 from functools import partial
 from typing import Any
 
+from cattrs import Converter
 from lsprotocol import types as lsp
 from pygls.exceptions import (
     JsonRpcException,
@@ -51,8 +61,11 @@ class Cancelled(Exception):
 
 
 class KitProtocol(LanguageServerProtocol):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, server: Any, converter: Converter) -> None:
+        self._shut_down = False  # before pygls's constructor, which reads every attribute
+        super().__init__(server, converter)
+        self.converter = converter  # what pygls structures messages with (it keeps it private)
+        self.language_server = server
         self._initialize_seen = False
         self._preanswered: MsgId | None = None  # the `initialize` the start-up code answered
         self._cancelled: set[MsgId] = set()
@@ -60,7 +73,7 @@ class KitProtocol(LanguageServerProtocol):
 
     @property
     def shutdown_received(self) -> bool:
-        return bool(self._shutdown)
+        return self._shut_down
 
     def preanswered(self, msg_id: MsgId, result: dict[str, Any]) -> None:
         self._preanswered, self.boot_result = msg_id, result
@@ -72,7 +85,7 @@ class KitProtocol(LanguageServerProtocol):
         if isinstance(item, wire.Problem):
             log.warning("kit-lsp: %s", item.description)
             if item.reply is not None:
-                self._send_data(item.reply)
+                self.send_json(item.reply)
             return
         try:
             message = self.structure_message(item)
@@ -98,12 +111,14 @@ class KitProtocol(LanguageServerProtocol):
             return
         if not is_request and method not in (None, lsp.EXIT) and not self._initialize_seen:
             return  # notifications before `initialize` are dropped (LSP), except `exit`
+        if self._shut_down and method != lsp.EXIT:
+            return  # after `shutdown` only `exit` counts (requests were refused in `_admit`)
         super().handle_message(message)
 
     def _admit(self, method: str, msg_id: MsgId) -> bool:
         """Whether a request may run; otherwise it has been answered with an error."""
         error: JsonRpcException | None = None
-        if self._shutdown and method != lsp.EXIT:
+        if self._shut_down and method != lsp.EXIT:
             error = JsonRpcInvalidRequest(f"kit-lsp is shut down; {method} is not accepted after shutdown")
         elif method == lsp.INITIALIZE:
             if self._initialize_seen:
@@ -127,7 +142,7 @@ class KitProtocol(LanguageServerProtocol):
     ) -> None:
         if is_thread_function(handler):
             run = contextvars.copy_context().run  # the request id travels into the thread
-            future: Future[Any] = self._server.thread_pool.submit(run, handler, *(args or ()), **(kwargs or {}))
+            future: Future[Any] = self.language_server.thread_pool.submit(run, handler, *(args or ()), **(kwargs or {}))
             self._request_futures[msg_id] = future
             future.add_done_callback(callback)
         else:
@@ -180,7 +195,7 @@ class KitProtocol(LanguageServerProtocol):
         if error is not None:
             log.error("kit-lsp: initialize failed after it was answered: %s", error)
             return
-        computed = self._converter.unstructure(result)
+        computed = self.converter.unstructure(result)
         if computed != self.boot_result:
             log.error("kit-lsp: the early initialize answer differs from pygls's: %s", computed)
 
@@ -193,8 +208,21 @@ class KitProtocol(LanguageServerProtocol):
         for msg_id, future in list(self._request_futures.items()):
             if msg_id != current and not future.done():
                 future.cancel()
-        self._shutdown = True
+        self._shut_down = True
         return None
+
+    # ------------------------------------------------------------------ sending JSON as it is
+
+    def send_json(self, message: dict[str, Any]) -> None:
+        """Send a JSON-RPC message that is plain JSON already, framed by `kit_lsp.wire`."""
+        writer = self.writer
+        if writer is None:
+            log.error("kit-lsp: no writer to send %s", message.get("method"))
+            return
+        writer.write(wire.encode(message))
+
+    def notify_json(self, method: str, params: dict[str, Any]) -> None:
+        self.send_json({"jsonrpc": "2.0", "method": method, "params": params})
 
     # ------------------------------------------------------------------ document sync
 

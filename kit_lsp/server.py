@@ -1,7 +1,7 @@
 """`kit-lsp`: the console script's entry point (`kit_lsp.server:main`).
 
 Deliberately light: importing this module loads nothing but the start-up code, so that
-`initialize` is answered before the server's imports (see `kit_lsp.boot`). The server
+`initialize` is answered before the server's imports (see `kit_lsp.startup.boot`). The server
 itself lives in `kit_lsp.app`; its names are reachable from here too, loaded on first use.
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 
 def main() -> None:
     """`kit-lsp [-stdio] [-version] [-help]`: serve on stdin/stdout; exit 0 only after `shutdown`."""
-    from kit_lsp.boot import main as boot_main
+    from kit_lsp.startup.boot import main as boot_main
 
     boot_main()
 

@@ -15,7 +15,7 @@ from kit_core.design_text import decode_design
 from kit_core.diagnostics import Diagnostic, Severity
 from kit_core.printable import printable
 from kit_core.source import file_span
-from kit_lsp.convert import lsp_diagnostic
+from kit_lsp.startup.lspjson import diagnostic_json
 
 ITEM = "package shop\n\n// Item is sold.\ntype Item {\n\tname string // its name\n\tage  int\n}\n"
 
@@ -74,8 +74,8 @@ def test_control_characters_are_escaped_in_every_message(tmp_path: Path) -> None
     assert "\x1b" not in out.stderr and "\x07" not in out.stderr
     assert "unknown format `\\x1b]0;pwned\\x07\\x1b[2J`" in out.stderr
     checked = program.check(program.load_design(design))
-    sent = lsp_diagnostic(checked.diagnostics[0])
-    assert "\x1b" not in sent.message and "\\x1b]0;pwned" in sent.message
+    sent = diagnostic_json(checked.diagnostics[0])
+    assert "\x1b" not in sent["message"] and "\\x1b]0;pwned" in sent["message"]
 
 
 def test_printable() -> None:

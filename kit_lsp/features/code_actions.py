@@ -17,6 +17,7 @@ from kit_core.source import Span
 from kit_lsp import renaming
 from kit_lsp.background import DesignJob
 from kit_lsp.convert import UTF8, lsp_edit, lsp_range, uri_of
+from kit_lsp.features.declared.code_actions import DECLARED
 from kit_lsp.features.rename import workspace_edit
 from kit_lsp.locate import target_at
 from kit_lsp.refs import ERROR, MIDDLEWARE, resolve
@@ -164,9 +165,8 @@ def actions(view: View, diagnostics: list[lsp.Diagnostic], later: DesignJob | No
 
 
 def register(server: KitLanguageServer) -> None:
-    options = lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix])
 
-    @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION, options)
+    @DECLARED.feature(server, lsp.TEXT_DOCUMENT_CODE_ACTION)
     @server.thread()
     def code_action(ls: KitLanguageServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
         doc = ls.state.docs.get(params.text_document.uri)

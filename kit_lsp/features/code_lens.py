@@ -12,12 +12,12 @@ from lsprotocol import types as lsp
 
 from kit_core.editor.lenses import DRIFTED, MethodFacts, http_facts, openapi_line, rpc_facts, stub_status
 from kit_lsp.convert import lsp_range, uri_of
+from kit_lsp.features.declared.code_lens import DECLARED, OPEN
 
 if TYPE_CHECKING:
     from kit_core.resident.session import Snapshot
     from kit_lsp.app import KitLanguageServer
 
-OPEN = "kit.open"
 
 
 def _read(path: Path) -> bytes | None:
@@ -59,7 +59,7 @@ def lenses(facts: MethodFacts, project: Path, at: lsp.Range, drifted: bool = Fal
 
 
 def register(server: KitLanguageServer) -> None:
-    @server.feature(lsp.TEXT_DOCUMENT_CODE_LENS, lsp.CodeLensOptions(resolve_provider=False))
+    @DECLARED.feature(server, lsp.TEXT_DOCUMENT_CODE_LENS)
     @server.thread()
     def code_lens(ls: KitLanguageServer, params: lsp.CodeLensParams) -> list[lsp.CodeLens] | None:
         state = ls.state
@@ -76,7 +76,7 @@ def register(server: KitLanguageServer) -> None:
             out += lenses(f, snap.root.parent, at, f.span.start_byte in drifted)
         return out
 
-    @server.command(OPEN)
+    @DECLARED.command(server, OPEN)
     async def open_file(ls: Any, uri: str, line: int) -> bool:  # pygls reads these hints at run time
         """Show a file at a line; False when the client cannot (it then gets the lens's title only)."""
         window = ls.client_capabilities.window

@@ -13,22 +13,20 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
-from kit_lsp.capabilities import COMPLETION_TRIGGERS
 from kit_lsp.completions import Request, complete, resolve_documentation
 from kit_lsp.context import word_before as _word
+from kit_lsp.features.declared.completion import DECLARED
 from kit_lsp.manifest_lang import manifest_completion
 
 if TYPE_CHECKING:
     from kit_lsp.app import KitLanguageServer
 
-TRIGGERS = COMPLETION_TRIGGERS
 _PACKAGE = re.compile(rb"^\s*package\s+([A-Za-z_]\w*)", re.MULTILINE)
 
 
 def register(server: KitLanguageServer) -> None:
-    options = lsp.CompletionOptions(trigger_characters=TRIGGERS, resolve_provider=True)
 
-    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, options)
+    @DECLARED.feature(server, lsp.TEXT_DOCUMENT_COMPLETION)
     @server.thread()
     def completion(ls: KitLanguageServer, params: lsp.CompletionParams) -> lsp.CompletionList | None:
         state = ls.state
@@ -57,7 +55,7 @@ def register(server: KitLanguageServer) -> None:
         incomplete = any(i.kind == lsp.CompletionItemKind.Module for i in items)
         return lsp.CompletionList(is_incomplete=incomplete or bool(_word(req.line_prefix)), items=items)
 
-    @server.feature(lsp.COMPLETION_ITEM_RESOLVE)
+    @DECLARED.feature(server, lsp.COMPLETION_ITEM_RESOLVE)
     @server.thread()
     def resolve(ls: KitLanguageServer, item: lsp.CompletionItem) -> lsp.CompletionItem:
         snaps = [s for s in (ls.state.latest(ls.state.key_for(d)) for d in ls.state.docs) if s is not None]

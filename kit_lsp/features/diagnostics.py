@@ -8,8 +8,11 @@ after the delay. The result is published for every file of the design, open or n
 what changed since the last publication: a keystroke republishes its own document, not
 the whole design): an open document only when its version is still the one analysed,
 the last edited document first; a document edited meanwhile waits for the analysis its
-edit scheduled. Diagnostics are kept per (source, uri) so that one source
-(``analyzer``, ``generate``) can clear without wiping the others.
+edit scheduled. Diagnostics are kept per (source, uri), as the LSP JSON they are
+published as (`kit_lsp.startup.lspjson`), so that one source (``analyzer``, a background
+job's) can clear without wiping the others. The start-up's part (the first look, the
+session cache, not publishing twice what the start-up published) is
+`kit_lsp.startup.handover`.
 When no edit has come for a while, a full garbage collection runs on the analysis thread
 (the analyzer keeps its bulk values away from the collector; see `kit_core.gcpause`).
 """
@@ -21,15 +24,11 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
-from lsprotocol import types as lsp
-
 from kit_core import gcpause
 from kit_core.diagnostics import Diagnostic
-from kit_lsp import cache
-from kit_lsp.convert import TextOf, lsp_diagnostic, uri_of
+from kit_core.resident.session import Snapshot
 from kit_lsp.documents import Document
-from kit_lsp.firstlook import Answer, FirstLook
-from kit_lsp.project import Snapshot
+from kit_lsp.startup.lspjson import TextOf, diagnostic_json, publish_params, uri_of
 
 if TYPE_CHECKING:
     from kit_lsp.app import KitLanguageServer
@@ -37,9 +36,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 IDLE_COLLECT_S = 30.0  # quiet time after an analysis before a full garbage collection
-REMEMBER_S = 2.0  # quiet time after a design's analysis before its diagnostics are cached
 
 ANALYZER = "analyzer"
+
+Json = dict[str, Any]  # one LSP diagnostic as published
 
 
 class Diagnostics:
@@ -51,12 +51,9 @@ class Diagnostics:
         self._finished: dict[str, float] = {}  # key -> when its last analysis ended
         self._edited: dict[str, str] = {}  # key -> uri of the last edited document
         self._collect: asyncio.TimerHandle | None = None
-        self._by_source: dict[str, dict[str, list[lsp.Diagnostic]]] = {}
+        self._by_source: dict[str, dict[str, list[Json]]] = {}
         self._last: dict[str, tuple[int | None, tuple[Diagnostic, ...]]] = {}  # uri -> what was published
         self._shown: dict[str, set[str]] = {}  # key -> paths whose published list is not empty
-        self._remembering: dict[str, asyncio.TimerHandle] = {}
-        self.early: dict[str, tuple[int | None, list[Any]]] = {}  # uri -> what the start-up code published
-        self._first: FirstLook | None = None
 
     # ------------------------------------------------------------------ scheduling
 
@@ -98,7 +95,6 @@ class Diagnostics:
                     finally:
                         self._finished[key] = time.monotonic()
                     self.publish_snapshot(snap)
-                self._remember_later(snap)
                 state.release()
                 if key not in self._again:
                     return
@@ -120,80 +116,13 @@ class Diagnostics:
             return
         asyncio.get_running_loop().run_in_executor(self._server.state.analysis_pool, gcpause.collect)
 
-    # ------------------------------------------------------------------ the first look (kit_lsp.firstlook)
+    def scheduled(self) -> set[str]:
+        """The keys with an analysis scheduled or running (finished ones included until the next)."""
+        return set(self._tasks)
 
-    def take_first_looks(self, first: FirstLook) -> None:
-        """Publish the first-look process's answers from now on (on the message loop)."""
-        self._first = first
-        loop = asyncio.get_running_loop()
-
-        def sink(answer: Answer) -> None:
-            loop.call_soon_threadsafe(self.first_look, answer)
-
-        first.attach(sink)
-
-    def ask_first_look(self, doc: Document) -> None:
-        """A design file opened before the server's first analysis is out: ask for its first look."""
-        first = self._first
-        if first is None or doc.kind != "kit" or doc.uri in self._last or doc.uri in self.early:
-            return
-        buffers = {d.path: d.text for d in self._server.state.docs if d is not doc and d.kind in ("kit", "manifest")}
-        first.ask(doc.uri, doc.path, doc.version, doc.text, self._server.state.encoding, buffers)
-
-    def first_look(self, answer: Answer) -> None:
-        """A file's first look: shown while nothing else was for it, at the version asked about."""
-        uri, version = answer["uri"], answer.get("version")
-        doc = self._server.state.docs.get(uri)
-        if doc is None or doc.version != version or uri in self._last or uri in self.early:
-            return
-        structure = self._server.protocol._converter.structure
-        self._by_source.setdefault(ANALYZER, {})[uri] = structure(answer["diagnostics"], list[lsp.Diagnostic])
-        self.early[uri] = (version, answer["diagnostics"])
-        self._publish(uri, version)
-
-    def _first_looks_done(self) -> None:
-        """The server's own analysis is out: the first-look process is not needed any more."""
-        if self._first is not None:
-            self._first.close()
-            self._first = None
-
-    # ------------------------------------------------------------------ the cache between sessions
-
-    def _remember_later(self, snap: Snapshot) -> None:
-        if snap.root is None:
-            return
-        handle = self._remembering.pop(snap.key, None)
-        if handle is not None:
-            handle.cancel()
-        loop = asyncio.get_running_loop()
-        self._remembering[snap.key] = loop.call_later(REMEMBER_S, self._remember, snap.key)
-
-    def _remember(self, key: str) -> None:
-        self._remembering.pop(key, None)
-        snap = self._server.state.latest(key)
-        if snap is not None:
-            asyncio.get_running_loop().run_in_executor(self._server.state.analysis_pool, self.write_cache, snap)
-
-    def remember_now(self) -> None:
-        """Write what is waiting to be cached (at shutdown), the designs whose analysis is
-        still to be published included (the first look may have shown a file already)."""
-        for handle in self._remembering.values():
-            handle.cancel()
-        for key in sorted(self._remembering.keys() | self._tasks.keys()):
-            snap = self._server.state.latest(key)
-            if snap is not None and snap.root is not None:
-                self.write_cache(snap)
-        self._remembering.clear()
-
-    def write_cache(self, snap: Snapshot) -> None:
-        """Keep the design's diagnostics for the next session (see `kit_lsp.cache`)."""
-        state = self._server.state
-        unstructure = self._server.protocol._converter.unstructure
-        by_path: dict[str, list[Any]] = {}
-        for d in snap.diagnostics:
-            by_path.setdefault(d.span.path, []).append(unstructure(lsp_diagnostic(d, state.encoding, state.text_of)))
-        files = {path: f.source for path, f in snap.files.items()}
-        cache.save(cache.make_record(snap.key, state.encoding, snap.manifest_text, files, by_path))
+    def published(self, uri: str) -> bool:
+        """Whether an analysis's list was published for ``uri`` (or found unchanged)."""
+        return uri in self._last
 
     async def idle(self) -> None:
         """Wait until no analysis is scheduled or running (tests, benchmarks)."""
@@ -231,7 +160,6 @@ class Diagnostics:
                 shown.add(path)
             else:
                 shown.discard(path)
-        self._first_looks_done()
         for listener in self._server.analysis_listeners:
             listener(snap)
 
@@ -245,11 +173,10 @@ class Diagnostics:
             self._last[uri] = (version, found)
             return  # unchanged, or a closed file that never had any
         self._last[uri] = (version, found)
-        converted = [lsp_diagnostic(d, encoding, text_of) for d in found]
+        converted = [diagnostic_json(d, encoding, text_of) for d in found]
         self._by_source.setdefault(ANALYZER, {})[uri] = converted
-        early = self.early.pop(uri, None)
-        if early is not None and early == (version, self._server.protocol._converter.unstructure(converted)):
-            return  # the start-up code published exactly this already
+        if self._server.startup.already_published(uri, version, converted):
+            return
         self._publish(uri, version)
 
     def forget_published(self, uri: str) -> None:
@@ -257,10 +184,11 @@ class Diagnostics:
         buffer: the list now belongs to the file on disk, unversioned)."""
         self._last[uri] = (-1, ())  # no version is -1: the next list differs
 
-    def set(self, source: str, doc: Document, diags: list[lsp.Diagnostic]) -> None:
-        self.set_file(source, doc.uri, doc.version, diags)
+    def show_first_look(self, uri: str, version: int | None, diags: list[Json]) -> None:
+        """The first look's list for ``uri``, shown as the analyzer's until its own comes."""
+        self.set_file(ANALYZER, uri, version, diags)
 
-    def set_file(self, source: str, uri: str, version: int | None, diags: list[lsp.Diagnostic]) -> None:
+    def set_file(self, source: str, uri: str, version: int | None, diags: list[Json]) -> None:
         """One source's diagnostics of a file, open (its version) or not (None)."""
         self._by_source.setdefault(source, {})[uri] = diags
         self._publish(uri, version)
@@ -272,23 +200,17 @@ class Diagnostics:
         self._publish(uri, None)
 
     def _publish(self, uri: str, version: int | None) -> None:
-        merged: list[lsp.Diagnostic] = []
+        merged: list[Json] = []
         seen: set[tuple[object, ...]] = set()
         for per_uri in self._by_source.values():
             for d in per_uri.get(uri, []):
-                key = (
-                    d.code,
-                    d.message,
-                    d.range.start.line,
-                    d.range.start.character,
-                    d.range.end.line,
-                    d.range.end.character,
-                )
+                start, end = d["range"]["start"], d["range"]["end"]
+                key = (d.get("code"), d["message"], start["line"], start["character"], end["line"], end["character"])
                 if key not in seen:
                     seen.add(key)
                     merged.append(d)
         if not merged:
             for per_uri in self._by_source.values():
                 per_uri.pop(uri, None)  # nothing kept for files with nothing to show
-        params = lsp.PublishDiagnosticsParams(uri=uri, diagnostics=merged, version=version)
-        self._server.text_document_publish_diagnostics(params)
+        params = publish_params(uri, version, merged)
+        self._server.kit_protocol.notify_json("textDocument/publishDiagnostics", params)

@@ -10,6 +10,7 @@ from tree_sitter import QueryCursor
 
 from kit_core import syntax
 from kit_core.model import SourceFile
+from kit_lsp.features.declared.folding import DECLARED
 
 if TYPE_CHECKING:
     from kit_lsp.app import KitLanguageServer
@@ -61,7 +62,7 @@ def _imports(file: SourceFile) -> list[lsp.FoldingRange]:
 
 
 def register(server: KitLanguageServer) -> None:
-    @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
+    @DECLARED.feature(server, lsp.TEXT_DOCUMENT_FOLDING_RANGE)
     @server.thread()
     def folding(ls: KitLanguageServer, params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange]:
         doc = ls.state.docs.get(params.text_document.uri)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types as lsp
 
 from kit_core.format import format_model
+from kit_lsp.features.declared.formatting import DECLARED
 from kit_lsp.textdiff import line_ending, minimal_edits
 
 if TYPE_CHECKING:
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
 
 
 def register(server: KitLanguageServer) -> None:
-    @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+    @DECLARED.feature(server, lsp.TEXT_DOCUMENT_FORMATTING)
     @server.thread()
     def formatting(ls: KitLanguageServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit]:
         doc = ls.state.docs.get(params.text_document.uri)

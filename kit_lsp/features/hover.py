@@ -11,6 +11,7 @@ from kit_core.model import Decl, Decorator, EnumDecl, EnumValue, Field, LiteralK
 from kit_core.symbols import PRIMITIVES
 from kit_lsp import describe
 from kit_lsp.convert import lsp_range
+from kit_lsp.features.declared.hover import DECLARED
 from kit_lsp.locate import Target, target_at
 from kit_lsp.manifest_lang import manifest_hover
 from kit_lsp.refs import Ref, resolve
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 
 def register(server: KitLanguageServer) -> None:
-    @server.feature(lsp.TEXT_DOCUMENT_HOVER)
+    @DECLARED.feature(server, lsp.TEXT_DOCUMENT_HOVER)
     @server.thread()
     def hover(ls: KitLanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
         doc = ls.state.docs.get(params.text_document.uri)

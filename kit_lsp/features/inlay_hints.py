@@ -10,6 +10,7 @@ from lsprotocol import types as lsp
 
 from kit_core.editor.hints import inlay_hints
 from kit_lsp.convert import lsp_range
+from kit_lsp.features.declared.inlay_hints import DECLARED
 
 if TYPE_CHECKING:
     from kit_lsp.app import KitLanguageServer
@@ -23,7 +24,7 @@ def _inside(pos: lsp.Position, r: lsp.Range) -> bool:
 
 
 def register(server: KitLanguageServer) -> None:
-    @server.feature(lsp.TEXT_DOCUMENT_INLAY_HINT, lsp.InlayHintOptions(resolve_provider=False))
+    @DECLARED.feature(server, lsp.TEXT_DOCUMENT_INLAY_HINT)
     @server.thread()
     def inlay_hint(ls: KitLanguageServer, params: lsp.InlayHintParams) -> list[lsp.InlayHint] | None:
         state = ls.state

@@ -20,6 +20,7 @@ from lsprotocol import types as lsp
 
 from kit_core.designfiles import design_roots
 from kit_lsp.documents import path_of
+from kit_lsp.features.declared.lifecycle import DECLARED
 from kit_lsp.settings import load_settings
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ WATCHED = ("**/*.kit", "**/*.proto", "**/kit.design.yaml", "**/*.go")  # Go: use
 def register(server: KitLanguageServer) -> None:
     state = server.state
 
-    @server.feature(lsp.INITIALIZE)
+    @DECLARED.feature(server, lsp.INITIALIZE)
     def initialize(ls: KitLanguageServer, params: lsp.InitializeParams) -> None:
         encoding = ls.workspace.position_encoding or lsp.PositionEncodingKind.Utf16
         state.encoding = getattr(encoding, "value", encoding)  # "utf-8", not "PositionEncodingKind.Utf8"
@@ -42,31 +43,31 @@ def register(server: KitLanguageServer) -> None:
         state.workspace_root = state.folders[0] if state.folders else None
         apply_settings(ls, params.initialization_options)
 
-    @server.feature(lsp.INITIALIZED)
+    @DECLARED.feature(server, lsp.INITIALIZED)
     async def initialized(ls: KitLanguageServer, params: lsp.InitializedParams) -> None:
         await _register_watchers(ls)
         await pull_configuration(ls)
         await analyse_workspace(ls)
 
-    @server.feature(lsp.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    @DECLARED.feature(server, lsp.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
     async def folders_changed(ls: KitLanguageServer, params: lsp.DidChangeWorkspaceFoldersParams) -> None:
         removed = {Path(path_of(f.uri)) for f in params.event.removed}
         added = [Path(path_of(f.uri)) for f in params.event.added]
         state.folders = [f for f in state.folders if f not in removed] + added
         await analyse_workspace(ls)
 
-    @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    @DECLARED.feature(server, lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(ls: KitLanguageServer, params: lsp.DidChangeConfigurationParams) -> None:
         if isinstance(params.settings, dict) and params.settings:
             apply_settings(ls, params.settings)
         await pull_configuration(ls)
 
-    @server.feature(lsp.SHUTDOWN)
+    @DECLARED.feature(server, lsp.SHUTDOWN)
     def shutdown(ls: KitLanguageServer, params: None) -> None:
         ls.regenerate.cancel_pending()
-        ls.diagnostics.remember_now()
+        ls.startup.remember_now()
 
-    @server.feature(lsp.EXIT)
+    @DECLARED.feature(server, lsp.EXIT)
     def exit_(ls: KitLanguageServer, params: None) -> None:
         """Exit at once: 0 after `shutdown`, 1 without (every reply is already written). The
         generation worker ends at the end of its input (after a run it is in, never midway)."""

@@ -10,6 +10,7 @@ from lsprotocol import types as lsp
 
 from kit_core.model import Decl
 from kit_lsp.convert import lsp_location, lsp_range
+from kit_lsp.features.declared.navigation import DECLARED
 from kit_lsp.goto import proto_locations, stub_location
 from kit_lsp.locate import target_at
 from kit_lsp.refs import references, resolve
@@ -40,7 +41,7 @@ def _named(ls: KitLanguageServer, uri: str, position: lsp.Position) -> tuple[Vie
 
 
 def register(server: KitLanguageServer) -> None:
-    @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+    @DECLARED.feature(server, lsp.TEXT_DOCUMENT_DEFINITION)
     @server.thread()
     def definition(ls: KitLanguageServer, params: lsp.DefinitionParams) -> list[lsp.Location] | None:
         view = ls.state.view(params.text_document.uri)
@@ -54,7 +55,7 @@ def register(server: KitLanguageServer) -> None:
         name = target.node.name if target is not None and target.kind in ("ref", "decl") else None
         return (own + (proto_locations(view, name) if name else [])) or None
 
-    @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+    @DECLARED.feature(server, lsp.TEXT_DOCUMENT_REFERENCES)
     @server.thread()
     def refs(ls: KitLanguageServer, params: lsp.ReferenceParams) -> list[lsp.Location] | None:
         named = _named(ls, params.text_document.uri, params.position)
@@ -66,7 +67,7 @@ def register(server: KitLanguageServer) -> None:
             spans.insert(0, decl.name_span)
         return [lsp_location(s, view.encoding, ls.state.text_of) for s in spans]
 
-    @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+    @DECLARED.feature(server, lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
     @server.thread()
     def highlight(ls: KitLanguageServer, params: lsp.DocumentHighlightParams) -> list[lsp.DocumentHighlight] | None:
         named = _named(ls, params.text_document.uri, params.position)

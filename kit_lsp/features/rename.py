@@ -14,6 +14,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from kit_core.source import Span
 from kit_lsp import renaming
 from kit_lsp.convert import lsp_edit, lsp_range, uri_of
+from kit_lsp.features.declared.rename import DECLARED
 from kit_lsp.features.stub_drift import remember_stub_renames
 from kit_lsp.state import View
 
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 
 
 def register(server: KitLanguageServer) -> None:
-    @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
+    @DECLARED.feature(server, lsp.TEXT_DOCUMENT_PREPARE_RENAME)
     @server.thread()
     def prepare(ls: KitLanguageServer, params: lsp.PrepareRenameParams) -> lsp.PrepareRenamePlaceholder | None:
         view = ls.state.view(params.text_document.uri, fresh=True)
@@ -32,7 +33,7 @@ def register(server: KitLanguageServer) -> None:
         symbol, span = found
         return lsp.PrepareRenamePlaceholder(range=lsp_range(span, view.encoding), placeholder=symbol.name)
 
-    @server.feature(lsp.TEXT_DOCUMENT_RENAME)
+    @DECLARED.feature(server, lsp.TEXT_DOCUMENT_RENAME)
     @server.thread()
     def rename(ls: KitLanguageServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
         view = ls.state.view(params.text_document.uri, fresh=True)

@@ -15,15 +15,11 @@ from lsprotocol import types as lsp
 from tree_sitter import QueryCursor
 
 from kit_core import syntax
-from kit_lsp.capabilities import SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES
+from kit_lsp.features.declared.semantic_tokens import DECLARED, TYPES
 
 if TYPE_CHECKING:
     from kit_lsp.app import KitLanguageServer
     from kit_lsp.documents import Document
-
-TYPES = SEMANTIC_TOKEN_TYPES
-MODIFIERS = SEMANTIC_TOKEN_MODIFIERS
-LEGEND = lsp.SemanticTokensLegend(token_types=TYPES, token_modifiers=MODIFIERS)
 
 _CAPTURES: dict[str, tuple[str, int]] = {
     "keyword": ("keyword", 0),
@@ -112,7 +108,7 @@ def _units(s: str, encoding: str) -> int:
 
 
 def register(server: KitLanguageServer) -> None:
-    @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
+    @DECLARED.feature(server, lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL)
     @server.thread()
     def full(ls: KitLanguageServer, params: lsp.SemanticTokensParams) -> lsp.SemanticTokens:
         doc = ls.state.docs.get(params.text_document.uri)
@@ -121,4 +117,4 @@ def register(server: KitLanguageServer) -> None:
         return lsp.SemanticTokens(data=tokens(doc, ls.state.encoding))
 
 
-__all__ = ["LEGEND", "tokens"]
+__all__ = ["tokens"]

@@ -9,6 +9,7 @@ from lsprotocol import types as lsp
 
 from kit_core.decorators import lookup
 from kit_lsp.context import decorator_call
+from kit_lsp.features.declared.signature_help import DECLARED
 
 if TYPE_CHECKING:
     from kit_lsp.app import KitLanguageServer
@@ -33,9 +34,8 @@ def signature(line_prefix: str) -> lsp.SignatureHelp | None:
 
 
 def register(server: KitLanguageServer) -> None:
-    options = lsp.SignatureHelpOptions(trigger_characters=["(", ","], retrigger_characters=[","])
 
-    @server.feature(lsp.TEXT_DOCUMENT_SIGNATURE_HELP, options)
+    @DECLARED.feature(server, lsp.TEXT_DOCUMENT_SIGNATURE_HELP)
     def signature_help(ls: KitLanguageServer, params: lsp.SignatureHelpParams) -> lsp.SignatureHelp | None:
         doc = ls.state.docs.get(params.text_document.uri)
         if doc is None or doc.kind != "kit":

@@ -28,6 +28,7 @@ from kit_core.model import (
 from kit_core.resident.session import Snapshot
 from kit_core.source import Span
 from kit_lsp.convert import lsp_location, lsp_range
+from kit_lsp.features.declared.symbols import DECLARED
 from kit_lsp.proto_view import proto_symbols
 
 if TYPE_CHECKING:
@@ -107,7 +108,7 @@ def matches(query: str, name: str) -> bool:
 
 
 def register(server: KitLanguageServer) -> None:
-    @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    @DECLARED.feature(server, lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @server.thread()
     def outline(ls: KitLanguageServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
         doc = ls.state.docs.get(params.text_document.uri)
@@ -117,7 +118,7 @@ def register(server: KitLanguageServer) -> None:
             return []
         return document_symbols(doc.parsed().declarations, ls.state.encoding)
 
-    @server.feature(lsp.WORKSPACE_SYMBOL)
+    @DECLARED.feature(server, lsp.WORKSPACE_SYMBOL)
     @server.thread()
     def workspace(ls: KitLanguageServer, params: lsp.WorkspaceSymbolParams) -> list[lsp.SymbolInformation]:
         out: list[lsp.SymbolInformation] = []

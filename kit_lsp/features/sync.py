@@ -16,6 +16,7 @@ from lsprotocol import types as lsp
 from kit_core.manifest import MANIFEST_NAME
 from kit_core.resident.session import design_root_for
 from kit_lsp.documents import Document, kind_of, path_of
+from kit_lsp.features.declared.sync import DECLARED
 
 if TYPE_CHECKING:
     from kit_lsp.app import KitLanguageServer
@@ -32,16 +33,16 @@ def checked(doc: Document) -> bool:
 def register(server: KitLanguageServer) -> None:
     state = server.state
 
-    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    @DECLARED.feature(server, lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: KitLanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
         doc = state.docs.open(params.text_document)
         if checked(doc):
-            ls.diagnostics.ask_first_look(doc)
+            ls.startup.ask_first_look(doc)
             ls.diagnostics.schedule_doc(doc)
             if design_root_for(doc.path) is not None:
                 ls.regenerate.warm()
 
-    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    @DECLARED.feature(server, lsp.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: KitLanguageServer, params: lsp.DidChangeTextDocumentParams) -> None:
         doc = state.docs.get(params.text_document.uri)
         if doc is None:
@@ -50,7 +51,7 @@ def register(server: KitLanguageServer) -> None:
         if checked(doc):
             ls.diagnostics.schedule_doc(doc)
 
-    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    @DECLARED.feature(server, lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: KitLanguageServer, params: lsp.DidCloseTextDocumentParams) -> None:
         doc = state.docs.get(params.text_document.uri)
         if doc is None:
@@ -65,13 +66,13 @@ def register(server: KitLanguageServer) -> None:
         ls.diagnostics.forget_published(doc.uri)
         ls.diagnostics.schedule(key)
 
-    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))
+    @DECLARED.feature(server, lsp.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: KitLanguageServer, params: lsp.DidSaveTextDocumentParams) -> None:
         path = path_of(params.text_document.uri)
         if kind_of(path) in ("kit", "manifest", "proto"):
             ls.regenerate.on_save(path)
 
-    @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    @DECLARED.feature(server, lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched(ls: KitLanguageServer, params: lsp.DidChangeWatchedFilesParams) -> None:
         keys: set[str] = set()
         if any(path_of(c.uri).endswith(".go") for c in params.changes):

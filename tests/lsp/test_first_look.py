@@ -1,6 +1,6 @@
-"""The first look (`kit_lsp.firstlook`): an opened file's diagnostics from a second process,
+"""The first look (`kit_lsp.startup.firstlook`): an opened file's diagnostics from a second process,
 published before the server's own analysis, never showing what that analysis does not find;
-the full analysis's diagnostics follow. Its JSON is exactly the server's."""
+the full analysis's diagnostics follow. Its JSON comes from the converter the server publishes with."""
 
 from __future__ import annotations
 
@@ -11,14 +11,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lsprotocol import types as lsp
 from pygls.protocol import default_converter
 from raw_client import RawClient, diagnostics_for
 
 from kit_core.analyzer import analyze
 from kit_core.design_text import read_design
+from kit_core.diagnostics import Severity
 from kit_core.lower import parse_file
-from kit_lsp.convert import UTF8, UTF16, UTF32, lsp_diagnostic
-from kit_lsp.lspjson import diagnostic_json
+from kit_lsp.convert import UTF8, UTF16, UTF32, lsp_range
+from kit_lsp.startup.lspjson import diagnostic_json
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "bench"))
@@ -31,7 +33,17 @@ ZZ2 = (
 )
 
 
-def test_the_json_is_the_servers() -> None:
+LSP_SEVERITY = {
+    Severity.ERROR: lsp.DiagnosticSeverity.Error,
+    Severity.WARNING: lsp.DiagnosticSeverity.Warning,
+    Severity.INFO: lsp.DiagnosticSeverity.Information,
+    Severity.HINT: lsp.DiagnosticSeverity.Hint,
+}
+
+
+def test_the_json_is_lsp() -> None:
+    """The one converter's JSON is what lsprotocol reads and writes back unchanged, with the
+    ranges the other features send (`kit_lsp.convert.lsp_range`)."""
     converter = default_converter()
     cases = sorted((REPO / "tests" / "analyzer" / "cases").glob("*.kit"))
     files = {str(p): parse_file(str(p), read_design(str(p))) for p in cases}
@@ -40,8 +52,15 @@ def test_the_json_is_the_servers() -> None:
         for d in analyze([f]).diagnostics:
             for encoding in (UTF8, UTF16, UTF32):
                 text_of = lambda p: files[p].source if p in files else None  # noqa: E731
-                want = converter.unstructure(lsp_diagnostic(d, encoding, text_of))
-                assert diagnostic_json(d, encoding, text_of) == want
+                sent = diagnostic_json(d, encoding, text_of)
+                read = converter.structure(sent, lsp.Diagnostic)
+                assert converter.unstructure(read) == sent
+                assert read.range == lsp_range(d.span, encoding, text_of)
+                assert read.code == d.code and read.source == "kit"
+                assert read.severity == LSP_SEVERITY[d.severity]
+                assert [r.location.range for r in read.related_information or []] == [
+                    lsp_range(r.span, encoding, text_of) for r in d.related if r.span.path
+                ]
             seen += 1 + len(d.related)
     assert seen > 200
 
@@ -58,7 +77,7 @@ def _first_look_children(pid: int) -> list[int]:
             cmdline = (stat.parent / "cmdline").read_bytes()
         except OSError:
             continue
-        if int(fields[1]) == pid and b"kit_lsp.firstlook_worker" in cmdline:
+        if int(fields[1]) == pid and b"kit_lsp.startup.firstlook_worker" in cmdline:
             out.append(int(stat.parent.name))
     return out
 

@@ -67,9 +67,12 @@ def test_features_never_raise(state: State, text: str, spots: list[float]) -> No
     ranges(doc)
     format_model(view.file)
     diags = [d for d in snap.diagnostics if d.span.path == doc.path][:5]
-    from kit_lsp.convert import lsp_diagnostic
+    from pygls.protocol import default_converter
 
-    actions(view, [lsp_diagnostic(d) for d in diags])
+    from kit_lsp.startup.lspjson import diagnostic_json
+
+    sent = [default_converter().structure(diagnostic_json(d), lsp.Diagnostic) for d in diags]  # as clients send them
+    actions(view, sent)
     for spot in spots:
         offset = int(spot * len(doc.source))
         target = target_at(view.file, offset)

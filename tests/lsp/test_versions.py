@@ -22,7 +22,7 @@ from kit_core.analyzer import analyze
 from kit_core.diagnostics import merge
 from kit_core.lower import parse_file
 from kit_core.manifest import parse_manifest
-from kit_lsp.convert import lsp_diagnostic
+from kit_lsp.startup.lspjson import diagnostic_json
 
 ROUNDS = 300
 QUIET = 1.0  # seconds without a publish after the last version's: nothing stale follows it
@@ -34,15 +34,12 @@ def _text(version: int) -> str:
 
 
 def _expected(root: Path, path: Path, text: str) -> list[dict[str, Any]]:
-    from pygls.protocol import default_converter
-
     manifest_path = root / "kit.design.yaml"
     manifest, mdiags = parse_manifest(str(manifest_path), manifest_path.read_text())
     files = [parse_file(str(p), p.read_text()) for p in sorted(root.rglob("*.kit")) if p != path]
     files.append(parse_file(str(path), text))
     diags = merge(mdiags, analyze(files, manifest).diagnostics)
-    converter = default_converter()
-    return [converter.unstructure(lsp_diagnostic(d)) for d in diags if d.span.path == str(path)]
+    return [diagnostic_json(d) for d in diags if d.span.path == str(path)]
 
 
 def test_every_published_set_is_the_analysis_of_the_version_it_names(tmp_path: Path) -> None:

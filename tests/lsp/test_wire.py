@@ -159,7 +159,7 @@ def test_the_handshake_does_not_import_the_server() -> None:
     import subprocess
 
     code = (
-        "import sys, kit_lsp.server, kit_lsp.boot;"
+        "import sys, kit_lsp.server, kit_lsp.startup.boot;"
         "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol', 'cattrs', 'tree_sitter')"
         " or m.startswith(('kit_core.analyzer', 'kit_core.lower', 'kit_lsp.app')));"
         "print(heavy)"
@@ -187,7 +187,7 @@ def _client_capabilities(profile: str | None) -> dict[str, Any]:
 
 
 def test_the_process_answers_initialize_with_the_early_answer(raw: RawClient, tmp_path: Path) -> None:
-    from kit_lsp.capabilities import initialize_result
+    from kit_lsp.startup.capabilities import initialize_result
 
     params = {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": _client_capabilities("neovim")}
     assert raw.answer(raw.request("initialize", params))["result"] == json.loads(json.dumps(initialize_result(params)))
@@ -200,7 +200,7 @@ def test_the_early_initialize_answer_is_what_pygls_computes(tmp_path: Path, prof
     from pygls.protocol import default_converter
 
     from kit_lsp.app import create_server
-    from kit_lsp.capabilities import initialize_result
+    from kit_lsp.startup.capabilities import initialize_result
 
     caps = _client_capabilities(profile)
     params = {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": caps}
@@ -214,3 +214,87 @@ def test_the_early_initialize_answer_is_what_pygls_computes(tmp_path: Path, prof
     with pytest.raises(StopIteration) as done:
         generator.send(None)
     assert sent == converter.unstructure(done.value.value)
+
+
+def test_every_registered_feature_is_declared() -> None:
+    """What pygls registers (methods, their options, commands) is exactly what the features
+    declare for the boot's answer."""
+    from kit_lsp.app import create_server
+    from kit_lsp.startup.capabilities import declared_methods, undeclared
+
+    fm = create_server().protocol.fm
+    assert undeclared(fm.features, fm.feature_options, fm.commands) == []
+    assert len(declared_methods()) >= 25
+
+
+def test_a_feature_registered_without_its_declaration_is_found() -> None:
+    from lsprotocol import types as lsp
+
+    from kit_lsp.app import create_server
+    from kit_lsp.features.declared.hover import DECLARED
+    from kit_lsp.startup.capabilities import undeclared
+
+    server = create_server()
+    server.feature(lsp.TEXT_DOCUMENT_DECLARATION)(lambda ls, params: None)  # bypasses any declaration
+    server.command("kit.other")(lambda ls, args: None)
+    fm = server.protocol.fm
+    assert undeclared(fm.features, fm.feature_options, fm.commands) == [
+        "textDocument/declaration is registered but not declared",
+        "command kit.other is registered but not declared",
+    ]
+    with pytest.raises(KeyError, match="textDocument/typeDefinition is not declared"):
+        DECLARED.feature(server, lsp.TEXT_DOCUMENT_TYPE_DEFINITION)
+
+
+def test_a_registration_with_other_options_than_declared_is_found() -> None:
+    from lsprotocol import types as lsp
+    from pygls.protocol import default_converter
+
+    from kit_lsp.features.declared import Declares, Method
+    from kit_lsp.startup.capabilities import undeclared
+
+    registered = {lsp.TEXT_DOCUMENT_CODE_ACTION: object()}
+    options = {lsp.TEXT_DOCUMENT_CODE_ACTION: lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.Refactor])}
+    problems = undeclared(registered, options, {})
+    assert "textDocument/codeAction is registered with other options than declared" in problems
+    declared = {"codeActionKinds": ["quickfix"]}
+    method = Method(lsp.TEXT_DOCUMENT_CODE_ACTION, "codeActionProvider", declared, "CodeActionOptions")
+    registered_options = Declares(method).methods[lsp.TEXT_DOCUMENT_CODE_ACTION].registration()
+    assert isinstance(registered_options, lsp.CodeActionOptions)
+    assert default_converter().unstructure(registered_options) == declared == method.advertised()
+
+
+def test_the_declarations_load_without_the_server() -> None:
+    """The boot reads every feature's declaration with the standard library only."""
+    import subprocess
+
+    code = (
+        "import sys, kit_lsp.startup.boot; from kit_lsp.startup.capabilities import declarations, initialize_result;"
+        "n = len(declarations()); initialize_result({'capabilities': {}});"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol', 'cattrs', 'tree_sitter',"
+        " 'dataclasses') or m.startswith(('kit_core.analyzer', 'kit_core.diagnostics', 'kit_lsp.app',"
+        " 'kit_lsp.features.hover')));"
+        "print(n, heavy)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    from kit_lsp.features import NAMES
+
+    assert out.stdout.strip() == f"{len(NAMES)} []"
+
+
+def test_kit_lsp_reads_no_private_pygls_state() -> None:
+    """pygls's converter, server and shutdown flag are not read through private attributes
+    (they changed between pygls releases); `KitProtocol` keeps its own references."""
+    import re
+
+    private = re.compile(
+        r"\b(?:protocol|kit_protocol|server|ls)\._[a-z]|\._(?:converter|shutdown|send_data)\b|self\._server\.thread_pool"
+    )
+    root = Path(__file__).resolve().parents[2] / "kit_lsp"
+    found = [
+        f"{path.relative_to(root)}:{n}: {line.strip()}"
+        for path in sorted(root.rglob("*.py"))
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if private.search(line) and not line.lstrip().startswith("#")
+    ]
+    assert found == []

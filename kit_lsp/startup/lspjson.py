@@ -1,28 +1,32 @@
 """kit diagnostics as LSP JSON, standard library only (plus `kit_core`'s values).
 
-The first-look process (`kit_lsp.firstlook_worker`) publishes diagnostics without importing
-lsprotocol (a third of a second); what it sends must be exactly what the server sends for
-the same diagnostic (`kit_lsp.convert.lsp_diagnostic`, unstructured), so that the server
-can tell it was already shown. A test keeps the two equal. `column` is the one place
-that picks a client column from a span's byte and UTF-16 columns.
+The one converter of kit diagnostics for the client: the first-look process
+(`kit_lsp.startup.firstlook_worker`) publishes its output without importing lsprotocol (a
+third of a second), the server publishes it (`kit_lsp.features.diagnostics`, through
+`KitProtocol.notify_json`) and caches it (`kit_lsp.startup.cache`), so a list the start-up
+published and the server's list for the same file compare as they are. `column` is the
+one place that picks a client column from a span's byte and UTF-16 columns.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kit_core.diagnostics import Diagnostic, Severity
 from kit_core.printable import printable
-from kit_core.source import Span
+
+if TYPE_CHECKING:  # not at run time: `kit_lsp.startup.early` imports this before the handshake
+    from kit_core.diagnostics import Diagnostic
+    from kit_core.source import Span
 
 TextOf = Callable[[str], "str | None"]
 """The current text of a file by path (open buffer or parsed source), for UTF-32 columns."""
 
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"  # lsprotocol's PositionEncodingKind values
 
-SEVERITY = {Severity.ERROR: 1, Severity.WARNING: 2, Severity.INFO: 3, Severity.HINT: 4}
+# By `kit_core.diagnostics.Severity`'s values (a str enum: its members are these keys).
+SEVERITY = {"error": 1, "warning": 2, "info": 3, "hint": 4}
 
 
 def uri_of(path: str) -> str:
@@ -77,4 +81,20 @@ def diagnostic_json(d: Diagnostic, encoding: str = UTF16, text_of: TextOf | None
     ]
     if related:
         out["relatedInformation"] = related
+    return out
+
+
+def publish_params(uri: str, version: int | None, diags: list[Any]) -> dict[str, Any]:
+    """`textDocument/publishDiagnostics`'s params (no version: a file not open, or unknown)."""
+    params: dict[str, Any] = {"uri": uri, "diagnostics": diags}
+    if version is not None:
+        params["version"] = version
+    return params
+
+
+def by_path(diags: Iterable[Diagnostic], encoding: str, text_of: TextOf | None = None) -> dict[str, list[Any]]:
+    """Diagnostics as LSP JSON, grouped by the file they are in."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for d in diags:
+        out.setdefault(d.span.path, []).append(diagnostic_json(d, encoding, text_of))
     return out

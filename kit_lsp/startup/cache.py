@@ -1,6 +1,6 @@
 """A design's last published diagnostics, kept between sessions, keyed by file contents.
 
-Standard library only: the start-up code (`kit_lsp.early`) reads it before the server is
+Standard library only: the start-up code (`kit_lsp.startup.early`) reads it before the server is
 imported, to show diagnostics within milliseconds of opening an editor; the server writes it
 when a design has been quiet for a moment. One JSON file per design root under
 ``$KIT_CACHE_DIR``, else ``$XDG_CACHE_HOME/kit/lsp``, else ``~/.cache/kit/lsp`` (outside

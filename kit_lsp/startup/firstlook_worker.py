@@ -1,10 +1,10 @@
 """The first-look process: an opened file's diagnostics before the server has analysed.
 
-Started by kit-lsp at spawn (`kit_lsp.firstlook`), it imports the parser and the analyzer
+Started by kit-lsp at spawn (`kit_lsp.startup.firstlook`), it imports the parser and the analyzer
 on the second core while the server answers `initialize` and imports pygls. Then, for each
 request line on stdin - a JSON object {uri, path, version, text, encoding, buffers} - it
 runs `kit_core.analyzer.partial.first_look` and writes one JSON line to stdout:
-{uri, version, diagnostics} (LSP JSON, `kit_lsp.lspjson`), or {uri, version, error}. It
+{uri, version, diagnostics} (LSP JSON, `kit_lsp.startup.lspjson`), or {uri, version, error}. It
 ends when stdin closes (the server has its own analysis, or is gone).
 """
 
@@ -18,11 +18,11 @@ from typing import Any
 from kit_core.analyzer.partial import first_look
 from kit_core.designfiles import MANIFEST_NAME, design_root_for
 from kit_core.manifest import Manifest, default_manifest, parse_manifest
-from kit_lsp.lspjson import diagnostic_json
+from kit_lsp.startup.lspjson import diagnostic_json
 
 
 def _manifest(root: Path, buffers: dict[str, str]) -> Manifest:
-    """As the server reads it (`kit_lsp.project`): the buffer over the disk, an empty text
+    """As the server reads it (`kit_core.resident.session`): the buffer over the disk, an empty text
     or none at all the defaults."""
     mpath = root / MANIFEST_NAME
     text = buffers.get(str(mpath))

@@ -1,12 +1,12 @@
 """The first look: an opened file's diagnostics from a second process, before the server's own.
 
 A cold start pays pygls's and lsprotocol's imports and then a whole design's analysis, one
-after the other on one core: seconds on a large design. At spawn, `kit_lsp.boot` starts
-`kit_lsp.firstlook_worker` (on the machine's other core), which imports only the analyzer;
+after the other on one core: seconds on a large design. At spawn, `kit_lsp.startup.boot` starts
+`kit_lsp.startup.firstlook_worker` (on the machine's other core), which imports only the analyzer;
 each `.kit` file opened before the server's first analysis is sent to it, and it answers
 with that file's diagnostics from the packages the file reaches
 (`kit_core.analyzer.partial`). The answer goes to whoever holds the stream: the start-up
-code (`kit_lsp.early`), then the server (`Diagnostics.first_look`), which publishes it
+code (`kit_lsp.startup.early`), then the server (`kit_lsp.startup.handover`), which publishes it
 only while the document is at the version asked about and its own analysis has not
 published yet. The server closes the process after its first analysis.
 
@@ -43,9 +43,9 @@ class FirstLook:
         but the head start)."""
         if os.environ.get("KIT_LSP_FIRST_LOOK", "1") == "0":
             return self
-        import subprocess  # here: `kit_lsp.boot` imports this module before the handshake
+        import subprocess  # here: `kit_lsp.startup.boot` imports this module before the handshake
 
-        command = [sys.executable, "-m", "kit_lsp.firstlook_worker"]
+        command = [sys.executable, "-m", "kit_lsp.startup.firstlook_worker"]
         try:
             self._proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         except OSError:

@@ -2,11 +2,11 @@
 
 Importing pygls, lsprotocol and kit's analyzer takes most of a second; `initialize` is
 answered long before that. This module imports only the standard library (and
-`kit_lsp.wire` / `kit_lsp.capabilities`, which do the same): it starts the server's imports
+`kit_lsp.wire` / `kit_lsp.startup.capabilities`, which do the same): it starts the server's imports
 on a thread, reads the first messages itself, answers `initialize` with the capabilities
-`kit_lsp.capabilities` computes (exactly pygls's; checked by the server and by the
+`kit_lsp.startup.capabilities` computes (exactly pygls's; checked by the server and by the
 tests), publishes the diagnostics cached from the last session while the imports run
-(`kit_lsp.early`), then hands the stream to the server once it is imported - the
+(`kit_lsp.startup.early`), then hands the stream to the server once it is imported - the
 `initialize` request included, so pygls sets up its workspace, without answering it twice.
 
 Before `initialize`, requests get -32002 and notifications are dropped (LSP), `exit` ends
@@ -21,9 +21,10 @@ import threading
 from typing import Any, NoReturn
 
 from kit_core import gcpause
-from kit_lsp import early, wire
-from kit_lsp.capabilities import initialize_result
-from kit_lsp.firstlook import FirstLook
+from kit_lsp import wire
+from kit_lsp.startup import early
+from kit_lsp.startup.capabilities import initialize_result
+from kit_lsp.startup.firstlook import FirstLook
 
 _VERSION_FLAGS = ("-version", "--version", "-v")
 _HELP_FLAGS = ("-h", "-help", "--help")

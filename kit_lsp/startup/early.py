@@ -1,12 +1,14 @@
-"""Diagnostics from the last session, published while the server is still being imported.
+"""Diagnostics published while the server is still being imported: the last session's, and
+the first looks of files opened meanwhile.
 
-Standard library only (it runs in `kit_lsp.boot` between the handshake and the hand-over).
-For each design in the workspace folders whose cached record (`kit_lsp.cache`) still matches
-the files exactly, the recorded diagnostics of every file are published at once; a file
-opened meanwhile gets them with its version when its text is the recorded one. Nothing is
-published for a design whose files changed, for a client using another position
-encoding, or for a buffer edited before the server took over. What was published is
-handed to the server, which republishes a file only if its analysis finds otherwise.
+Standard library only (it runs in `kit_lsp.startup.boot` between the handshake and the
+hand-over). For each design in the workspace folders whose cached record
+(`kit_lsp.startup.cache`) still matches the files exactly, the recorded diagnostics of every
+file are published at once; a file opened meanwhile gets them with its version when its
+text is the recorded one, else it is sent to the first look. Nothing is published for a
+design whose files changed, for a client using another position encoding, or for a buffer
+edited before the server took over. What was published is handed to the server
+(`kit_lsp.startup.handover`), which republishes a file only if its analysis finds otherwise.
 """
 
 from __future__ import annotations
@@ -18,11 +20,12 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 from kit_core.designfiles import design_roots
-from kit_lsp import cache, wire
-from kit_lsp.capabilities import position_encoding
-from kit_lsp.firstlook import Answer, FirstLook
+from kit_lsp import wire
+from kit_lsp.startup import cache
+from kit_lsp.startup.capabilities import position_encoding
+from kit_lsp.startup.firstlook import Answer, FirstLook
 
-Published = dict[str, tuple[int | None, list[Any]]]
+Published = dict[str, tuple[int | None, list[Any]]]  # uri -> (version, LSP JSON diagnostics)
 
 
 def path_of(uri: str) -> str | None:
@@ -130,9 +133,9 @@ class Early:
     def _publish(self, uri: str, version: int | None, diags: list[Any]) -> None:
         if uri in self._touched or self._closed:
             return
-        params: dict[str, Any] = {"uri": uri, "diagnostics": diags}
-        if version is not None:
-            params["version"] = version
+        from kit_lsp.startup.lspjson import publish_params  # here: not before the handshake
+
+        params = publish_params(uri, version, diags)
         self._outbox.send({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": params})
         self.published[uri] = (version, diags)
 

@@ -1,0 +1,3 @@
+from kit_lsp.features.declared import Declares, Method
+
+DECLARED = Declares(Method("textDocument/hover", "hoverProvider"))
