@@ -35,7 +35,7 @@ def on_sigint() -> None:
     signal.signal(signal.SIGINT, _handle)
 
 
-def _handle(signum: int, frame: FrameType | None) -> None:
+def _handle(_signum: int, _frame: FrameType | None) -> None:
     global _pending
     _pending = True
     if not _shield:

@@ -51,9 +51,6 @@ class Runtime:
     modules: tuple[GoModule, ...]
     digest: str  # of the shipped files (names and bytes): a changed runtime has another
 
-    def dir_of(self, module: GoModule) -> Path:
-        return self.root if module.rel == "." else self.root / module.rel
-
     @property
     def main(self) -> GoModule:
         return next(m for m in self.modules if m.path == RUNTIME_MODULE)

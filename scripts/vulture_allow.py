@@ -7,10 +7,12 @@ _ = object()
 # Read by the Jinja templates (kit_core/generators/templates/go), not by Python.
 code_const, status_go, constructor, has_resp, resp_type, resp_body  # view-model fields
 plain_params, plain_recv, shadow  # UnmarshalView
+verb_const, sends_body, idempotent, error_func  # the Go client's method view (client.go.j2)
 
 # Framework callbacks: pygls registers these by decorator (kit_lsp/features/*) or calls them
 # by name (kit_lsp/protocol.py overrides of pygls' protocol).
 code_action, open_file, inlay_hint, definition, highlight
+code_lens, completion, folding, formatting, signature_help
 initialized, folders_changed, did_change_configuration, shutdown, exit_
 did_open, did_change, did_close, did_save, did_change_watched
 _._handle_cancel_notification, _.lsp_shutdown
@@ -28,9 +30,12 @@ exc_type, tb  # __exit__ parameters
 removed_dirs, _.removed_dirs  # writer.WriteReport
 receiver_text, type_start, type_end, aliased, embedded  # kit_core/gosource facts
 METHOD_NOT_FOUND, INTERNAL_ERROR, REQUEST_CANCELLED  # JSON-RPC error codes (kit_lsp/wire.py)
+HINT  # the LSP severities kit_core.diagnostics.Severity names
+tsClient  # manifest.OutputConfig: fields are filled by manifest key
 
 # Called by tests and benchmarks only.
 _.update_many  # kit_core/analyzer/session.py
+undeclared  # kit_lsp/startup/capabilities.py (tests/lsp/test_wire.py)
 compile_all  # kit_core/generators/go/template_cache.py (bench/gen, tests/golden)
 load_manifest  # kit_core/manifest.py (tests/proto, bench/grpc)
 _.end_position  # kit_lsp/documents.py (tests/lsp/test_documents.py)

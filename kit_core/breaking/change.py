@@ -23,9 +23,6 @@ CODES = (
     "breaking/streaming",
 )
 
-SIDES = ("request", "response", "error", "event")
-"""Where a value travels: a request a client sends, a response or an error body it receives,
-an event payload (publishers send it, consumers receive it)."""
 
 
 class Place(NamedTuple):
@@ -42,8 +39,8 @@ class Place(NamedTuple):
 
 class Reach(NamedTuple):
     """One place a client meets a change: the path from the value's root (`price.currency`,
-    `items[].id`, `attrs{}.name`; empty for the root itself), its side (`SIDES`) and what
-    carries it (a method `Items.GetItem`, an RPC `stock.v1.Stock/Get`, an event contract
+    `items[].id`, `attrs{}.name`; empty for the root itself), its side (where the value
+    travels: `request`, `response`, `error` or `event`) and what carries it (a method `Items.GetItem`, an RPC `stock.v1.Stock/Get`, an event contract
     `shop.OrderPlaced`); ``error`` names the error of an error body."""
 
     path: str

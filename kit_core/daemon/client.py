@@ -140,7 +140,7 @@ class _Exchange:
         finally:
             signal.signal(signal.SIGINT, previous)
 
-    def _on_sigint(self, signum: int, frame: FrameType | None) -> None:
+    def _on_sigint(self, _signum: int, _frame: FrameType | None) -> None:
         from kit_core.interrupt import Cancelled
 
         if self.interrupted:
