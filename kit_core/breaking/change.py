@@ -40,8 +40,9 @@ class Place(NamedTuple):
 class Reach(NamedTuple):
     """One place a client meets a change: the path from the value's root (`price.currency`,
     `items[].id`, `attrs{}.name`; empty for the root itself), its side (where the value
-    travels: `request`, `response`, `error` or `event`) and what carries it (a method `Items.GetItem`, an RPC `stock.v1.Stock/Get`, an event contract
-    `shop.OrderPlaced`); ``error`` names the error of an error body."""
+    travels: `request`, `response`, `error` or `event`) and what carries it (a method
+    `Items.GetItem`, an RPC `stock.v1.Stock/Get`, an event contract `shop.OrderPlaced`);
+    ``error`` names the error of an error body."""
 
     path: str
     side: str
