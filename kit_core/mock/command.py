@@ -9,8 +9,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 DESCRIPTION = """Generate the service into a folder of its own with every HTTP logic stub
 replaced by an answer built from the design (the field's @example when it passes the field's
 validators, else a value built to pass them), build it and run it. Requests are decoded and
@@ -69,6 +67,8 @@ def run_config(mock_root: Path, project_root: Path, config_dir: str, given: str 
     source = next((p for p in candidates if p.is_file()), candidates[-1])
     if addr is None:
         return source.resolve()
+    import yaml  # only here: every kit command builds this parser
+
     data = yaml.safe_load(source.read_text(encoding="utf-8")) or {}
     data.setdefault("server", {})["addr"] = addr
     out = mock_root / "mock.config.yaml"

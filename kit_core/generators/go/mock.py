@@ -12,13 +12,16 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from kit_core.generators.base import OutputFile, Owner
 from kit_core.generators.go.gocontext import GoGen
 from kit_core.generators.go.mock_values import PTR, Builder, Missing
-from kit_core.generators.go.render import go_file
+from kit_core.generators.go.render import go_file, go_string
 from kit_core.model import TypeDecl
-from kit_core.semantics import MethodInfo, TypeShape
+from kit_core import naming
+from kit_core.semantics import Location, MethodInfo, TypeShape
+from kit_core.semantics.http import ErrorRef
 from kit_core.symbols import Kind
 
 ANSWERS_PACKAGE = "mockanswers"
@@ -60,6 +63,8 @@ def generate(g: GoGen) -> tuple[list[OutputFile], list[Missing]]:
         Answer(func_name(s), s.text(), mapper.shape(s), builder.value(s)) for s in shapes
     ]
     folder = answers_dir(g)
+    for std in ("fmt", "strings", "sync"):
+        imports.std(std)
     files = [
         go_file(f"{folder}/answers.go", Owner.REGEN, ANSWERS_PACKAGE, "mock_answers.go.j2", imports,
                 answers=answers, ptr=PTR),
@@ -106,16 +111,60 @@ def stub(g: GoGen, m: MethodInfo, names: dict[TypeShape, str]) -> OutputFile:
         params, results = f"w {http}.ResponseWriter, _ *{http}.Request", "error"
         body = [f"w.WriteHeader({http}.StatusNoContent)", "return nil"]
     else:
-        params = f"_ *{mapper.shape(m.request)}" if m.request is not None else ""
+        answers = "\x00"  # the package's name once it is known to be used (else no import)
+        key = _resource_key(g, m, answers)
+        uses_req = key is not None and m.request is not None
+        params = f"{'req' if uses_req else '_'} *{mapper.shape(m.request)}" if m.request is not None else ""
         if m.response is not None:
-            answers = imports.std(g.layout.import_path(answers_dir(g)))
             results = f"(*{mapper.shape(m.response)}, error)"
-            body = [f"return {answers}.{names[m.response.base()]}(), nil"]
+            done = f"return {answers}.{names[m.response.base()]}(), nil"
+            fail = "return nil, "
         else:
-            results, body = "error", ["return nil"]
+            results, done, fail = "error", "return nil", "return "
+        body = _memory(g, m, mapper, answers, key, fail) + [done]
+        if any(answers in line for line in body):
+            name = imports.std(g.layout.import_path(answers_dir(g)))
+            body = [line.replace(answers, name) for line in body]
     view = MockStubView(m.method.name, params, results, body, m.mux_pattern)
     path = f"{g.layout.join(g.layout.service, m.output_dir)}/{m.file_stem}.go"
     return go_file(path, Owner.REGEN, m.package, "mock_stub.go.j2", imports, s=view, log=log)
 
 
-__all__ = ["ANSWERS_PACKAGE", "answers_dir", "generate"]
+def _not_found(m: MethodInfo) -> ErrorRef | None:
+    return next((e for e in m.errors if e.status == 404 or e.decl.category == "NotFound"), None)
+
+
+def _resource_key(g: GoGen, m: MethodInfo, answers: str) -> str | None:
+    """`answers.Key("/todos/{id}", req.ID)` for a method that deletes a resource or may
+    answer that it is not found; None for the others."""
+    if not m.path_vars or (m.verb != "DELETE" and _not_found(m) is None):
+        return None
+    values: list[str] = []
+    by_wire = {b.wire_name: b for b in m.request_fields if b.location is Location.PATH}
+    for var in m.path_vars:
+        b = by_wire.get(var)
+        if b is None:
+            return None  # a base-path variable: not the method's to read
+        facts = g.design.facts(b.field.owner, b.field.owner_package, b.field.field)
+        values.append(f"*req.{facts.go_name}" if facts.pointer else f"req.{facts.go_name}")
+    return f"{answers}.Key({go_string(m.full_route)}, {', '.join(values)})"
+
+
+def _memory(g: GoGen, m: MethodInfo, mapper: Any, answers: str, key: str | None, fail: str) -> list[str]:
+    """Statements before the answer: deletions remembered, a deleted resource not found."""
+    if m.verb == "POST":
+        return [f"{answers}.Created()"]
+    if key is None:
+        return []
+    missing = _not_found(m)
+    error = ""
+    if missing is not None:
+        builder = Builder(g, mapper)
+        ctor = mapper.qualify(f"New{naming.error_go_type(missing.decl.name)}", missing.package)
+        has_body = bool(missing.decl.members)
+        error = f"{ctor}({builder.error_body(missing.decl, missing.package) if has_body else ''})"
+    if m.verb == "DELETE":
+        if not error:
+            return [f"{answers}.Delete({key})"]
+        return [f"if !{answers}.Delete({key}) {{\n\t{fail}{error}\n}}"]
+    return [f"if {answers}.Deleted({key}) {{\n\t{fail}{error}\n}}"]

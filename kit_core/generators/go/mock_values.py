@@ -22,7 +22,7 @@ from kit_core.generators.go.design import FieldFacts, arg_strings
 from kit_core.generators.go.gocontext import GoGen
 from kit_core.generators.go.render import go_string
 from kit_core.generators.go.typemap import TypeMapper
-from kit_core.model import Decorator, EnumDecl, Literal, LiteralKind, Mixin, ScalarDecl, TypeDecl
+from kit_core.model import Decorator, EnumDecl, ErrorDecl, Literal, LiteralKind, Mixin, ScalarDecl, TypeDecl
 from kit_core.regex import matches
 from kit_core.semantics import TypeShape, holds_nil
 from kit_core.semantics.types import own_validators
@@ -137,9 +137,17 @@ class Builder:
     def _struct(self, shape: TypeShape, seed: int) -> str:
         decl = shape.decl
         assert isinstance(decl, TypeDecl)
-        package = shape.package or ""
         params = self.g.index.params_of(decl, shape.args)
-        skipped = _exclusive_rest(decl)
+        return self._composite(decl, shape.package or "", params, self.mapper.shape(shape.base()), seed)
+
+    def error_body(self, decl: ErrorDecl, package: str) -> str:
+        """`pkg.<Name>Body{...}`: the declared fields of an error, built like a type's."""
+        body = self.mapper.qualify(f"{decl.name}Body", package)
+        return self._composite(decl, package, {}, body, 0)
+
+    def _composite(self, decl: TypeDecl | ErrorDecl, package: str, params: dict[str, TypeShape | None],
+                   typ: str, seed: int) -> str:
+        skipped = _exclusive_rest(decl) if isinstance(decl, TypeDecl) else set()
         self._open.append(id(decl))
         parts: list[str] = []
         try:
@@ -155,7 +163,7 @@ class Builder:
                     parts.append(f"{m.go_name}: {expr}")
         finally:
             self._open.pop()
-        return f"{self.mapper.shape(shape.base())}{{{', '.join(parts)}}}"
+        return f"{typ}{{{', '.join(parts)}}}"
 
     def _field(self, f: FieldFacts, shape: TypeShape, seed: int) -> str | None:
         """The field's value, or None to leave it out (an optional field that would recurse)."""
