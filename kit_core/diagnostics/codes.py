@@ -351,7 +351,7 @@ register("stub/renamed", Severity.INFO, "{label} has no logic stub yet: {old} ho
          "a renamed method whose code the next generation carries into its new stub")
 
 # ---- the mock build (kit_core/mock: `kit mock`) --------------------------------------------------
-register("mock/no-example", W, "{field} has @pattern({pattern}) and no @example the mock can answer with - add an "
+register("mock/no-example", W, "{field} has @pattern(`{pattern}`) and no @example the mock can answer with - add an "
          "@example that matches it", "a @pattern field the mock cannot build a value for: no matching @example")
 
 # ---- breaking changes against a baseline (kit_core/breaking: `kit diff`, kit-lsp) ------------

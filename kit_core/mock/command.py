@@ -63,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
 def run_config(mock_root: Path, project_root: Path, config_dir: str, given: str | None, addr: str | None) -> Path:
     """The configuration the mock runs with: ``given``, else the project's, else the generated
     one; with ``addr`` as `server.addr` (written beside the mock project)."""
-    candidates = [Path(given)] if given else [project_root / config_dir / "config.yaml", mock_root / config_dir / "config.yaml"]
+    own, generated = project_root / config_dir / "config.yaml", mock_root / config_dir / "config.yaml"
+    candidates = [Path(given)] if given else [own, generated]
     source = next((p for p in candidates if p.is_file()), candidates[-1])
     if addr is None:
         return source.resolve()

@@ -37,7 +37,9 @@ def build_mock(example: str, tmp: Path) -> Built:
 
 
 @pytest.fixture(scope="module", params=["showcase", "todo"])
-def mock(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Built, Service]]:
+def mock(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, Built, Service]]:
     example: str = request.param
     built = build_mock(example, shared_tmp(tmp_path_factory))
     svc = start(built, tmp_path_factory.mktemp(f"mock-{example}-run"))

@@ -14,12 +14,12 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from kit_core import naming
 from kit_core.generators.base import OutputFile, Owner
 from kit_core.generators.go.gocontext import GoGen
 from kit_core.generators.go.mock_values import PTR, Builder, Missing
 from kit_core.generators.go.render import go_file, go_string
 from kit_core.model import TypeDecl
-from kit_core import naming
 from kit_core.semantics import Location, MethodInfo, TypeShape
 from kit_core.semantics.http import ErrorRef
 from kit_core.symbols import Kind
