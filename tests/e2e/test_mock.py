@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import fcntl
 import json
+import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -91,3 +93,32 @@ def test_todo_answers_and_validates(mock: tuple[str, Built, Service]) -> None:
     assert request(svc.base, "GET", "/api/todos?limit=0").status == 400
     deleted = request(svc.base, "DELETE", "/api/todos/abc")
     assert deleted.status == 204 and deleted.body == b""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_kit_mock_runs_the_service_at_addr(tmp_path: Path) -> None:
+    """`kit mock --addr` (no --build-only): builds, then becomes the service, listening there
+    with the project's own config (config/config.yaml of todo)."""
+    project = make_project("todo", tmp_path / "project")
+    addr = f"127.0.0.1:{free_port()}"
+    env = {**GO_ENV, "PYTHONPATH": str(REPO), "KIT_NO_DAEMON": "1"}
+    log = tmp_path / "mock.log"
+    with open(log, "w") as out:
+        cmd = [sys.executable, "-m", "kit_core.cli", "mock", "--out", str(tmp_path / "mock"), "--addr", addr]
+        proc = subprocess.Popen(cmd, cwd=project, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 300
+        while f"listening on http://{addr}" not in log.read_text():
+            assert proc.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        got = request(f"http://{addr}", "GET", "/api/todos/x")
+        assert got.status == 200 and got.json["id"] == "example", got.text
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
