@@ -46,8 +46,7 @@ def prepare(design_dir: Path, out: Path | None = None, project_root: Path | None
     files: list[OutputFile] = [f for f in result.files if f.path not in replaced]
     files += gofmt_all(sorted(mocks, key=lambda f: f.path))
     root = out if out is not None else default_out(design.project_root)
-    if root.exists():
-        shutil.rmtree(root)
+    clear(root)
     for f in files:
         path = root / f.path
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -61,6 +60,23 @@ def prepare(design_dir: Path, out: Path | None = None, project_root: Path | None
         make("mock/no-example", m.span, field=m.label, pattern=m.pattern) for m in missing
     ]
     return MockProject(root, warnings)
+
+
+MARKER = ".kit-mock"  # in a folder kit mock wrote: the next run may replace it
+
+
+class NotAMockFolder(Exception):
+    """``--out`` names a folder with files that kit mock did not write: it is left alone."""
+
+
+def clear(root: Path) -> None:
+    """Empty the mock folder of a previous run; refuse a folder kit mock did not write."""
+    if root.exists() and any(root.iterdir()):
+        if not (root / MARKER).is_file():
+            raise NotAMockFolder(f"{root} holds files kit mock did not write; name an empty or new folder")
+        shutil.rmtree(root)
+    root.mkdir(parents=True, exist_ok=True)
+    (root / MARKER).write_text("written by kit mock; replaced on its next run\n", encoding="utf-8")
 
 
 def absolute_replaces(gomod: str, mod_dir: Path) -> str:

@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from kit_core import program
     from kit_core.cli import _design_error, render
     from kit_core.generators.go.layout import Layout
-    from kit_core.mock.build import build, prepare
+    from kit_core.mock.build import NotAMockFolder, build, prepare
 
     try:
         folder = Path(args.folder).resolve() if args.folder else program.find_design_root(Path(args.path))
@@ -44,6 +44,9 @@ def run(args: argparse.Namespace) -> int:
         project = prepare(folder, Path(args.out).resolve() if args.out else None, context)
     except program.DesignError as exc:
         return _design_error(exc)
+    except NotAMockFolder as exc:
+        print(f"kit: {exc}", file=sys.stderr)
+        return 2
     for w in project.warnings:
         print(render(w), file=sys.stderr)
     try:

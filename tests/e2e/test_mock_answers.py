@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from e2e_harness import GO_ENV, go_available, make_project
 
-from kit_core.mock.build import prepare
+from kit_core.mock.build import NotAMockFolder, prepare
 
 
 def mock_project(tmp_path: Path, edit: tuple[str, str] | None = None) -> tuple[Path, list[str]]:
@@ -64,3 +64,16 @@ def test_unanswerable_pattern_is_reported(tmp_path: Path) -> None:
     assert "values.kit:31:2: mock/no-example: sku has @pattern(`^\\p{Greek}+$`)" in warnings[0], warnings
     root, warnings = mock_project(tmp_path / "b", (sku, r'sku string @pattern(`^\p{Greek}+$`) @example("αβγ")'))
     assert warnings == [] and 'Sku: "αβγ"' in answers(root)
+
+
+def test_out_folder_with_other_files_is_left_alone(tmp_path: Path) -> None:
+    """`--out` naming a folder kit mock did not write: refused, nothing removed or written."""
+    root = make_project("mockvalues", tmp_path / "project")
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep me")
+    with pytest.raises(NotAMockFolder):
+        prepare(root / "design", mine, root)
+    assert [p.name for p in mine.iterdir()] == ["notes.txt"]
+    again = prepare(root / "design", tmp_path / "mock", root).root
+    assert prepare(root / "design", again, root).root == again  # its own folder: replaced
