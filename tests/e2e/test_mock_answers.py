@@ -4,11 +4,13 @@ are the same on every run, and a `@pattern` no generator can satisfy is reported
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from e2e_harness import GO_ENV, go_available, make_project
+from e2e_harness import GO_ENV, REPO, go_available, make_project
 
 from kit_core.mock.build import NotAMockFolder, prepare
 
@@ -77,3 +79,15 @@ def test_out_folder_with_other_files_is_left_alone(tmp_path: Path) -> None:
     assert [p.name for p in mine.iterdir()] == ["notes.txt"]
     again = prepare(root / "design", tmp_path / "mock", root).root
     assert prepare(root / "design", again, root).root == again  # its own folder: replaced
+
+
+def test_a_design_with_errors_writes_nothing(tmp_path: Path) -> None:
+    root = make_project("mockvalues", tmp_path / "project")
+    kit = root / "design" / "values.kit"
+    kit.write_text(kit.read_text().replace("response Lists", "response Nowhere"))
+    env = {**os.environ, "PYTHONPATH": str(REPO), "KIT_NO_DAEMON": "1"}
+    out = tmp_path / "mock"
+    cmd = [sys.executable, "-m", "kit_core.cli", "mock", "-f", str(root / "design"), "--out", str(out)]
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 1 and "values.kit:" in proc.stderr and ": error " in proc.stderr, proc.stderr
+    assert "kit: nothing was written" in proc.stderr and not out.exists()
