@@ -356,6 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.set_defaults(run=cmd_fmt)
 
     _add_diff(sub)
+    _add_mock(sub)
 
     version = sub.add_parser("version", help="print the version")
     version.set_defaults(run=cmd_version)
@@ -393,6 +394,13 @@ def _add_diff(sub: Any) -> None:
     diff.set_defaults(run=_cmd_diff)
 
 
+def _add_mock(sub: Any) -> None:
+    """`kit mock`'s arguments (kit_core/mock/command.py)."""
+    from kit_core.mock.command import add_parser
+
+    add_parser(sub)
+
+
 def _cmd_diff(args: argparse.Namespace) -> int:
     from kit_core.breaking.cli import cmd_diff
 
@@ -426,7 +434,7 @@ the project (internal/, a service folder). Two candidate folders at one step: na
 A PATH or FOLDER that does not exist is refused (exit 2)."""
 
 
-COMMANDS = ("init", "gen", "fmt", "diff", "version", "help")
+COMMANDS = ("init", "gen", "fmt", "diff", "mock", "version", "help")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

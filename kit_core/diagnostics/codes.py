@@ -350,6 +350,10 @@ register("stub/renamed", Severity.INFO, "{label} has no logic stub yet: {old} ho
          "which the design no longer has, with the same signature - the next generation carries it into {new}",
          "a renamed method whose code the next generation carries into its new stub")
 
+# ---- the mock build (kit_core/mock: `kit mock`) --------------------------------------------------
+register("mock/no-example", W, "{field} has @pattern(`{pattern}`) and no @example the mock can answer with - add an "
+         "@example that matches it", "a @pattern field the mock cannot build a value for: no matching @example")
+
 # ---- breaking changes against a baseline (kit_core/breaking: `kit diff`, kit-lsp) ------------
 register("breaking/removed", W, "{message}", "a route, method, field (at any depth), enum value, event, message, "
          "service or RPC a client uses was removed")

@@ -120,11 +120,12 @@ def test_gen_in_process_runs_without_cyclic_collections(tmp_path: Path, monkeypa
 
 def test_help_names_a_command() -> None:
     top = run("help")
-    assert top.returncode == 0 and "{init,gen,fmt,diff,version,help}" in top.stdout
+    assert top.returncode == 0 and "{init,gen,fmt,diff,mock,version,help}" in top.stdout
     gen = run("help", "gen")
     assert gen.returncode == 0 and gen.stdout == run("gen", "--help").stdout
     assert "the project root (the nearest folder at or above PATH holding go.mod)" in gen.stdout
     assert run("help", "fmt").stdout == run("fmt", "--help").stdout
+    assert run("help", "mock").stdout == run("mock", "--help").stdout and "--addr" in run("mock", "--help").stdout
     nope = run("help", "nope")
     assert nope.returncode == 2 and "unknown command 'nope'" in nope.stderr
 
