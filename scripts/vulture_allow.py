@@ -8,6 +8,7 @@ _ = object()
 code_const, status_go, constructor, has_resp, resp_type, resp_body  # view-model fields
 plain_params, plain_recv, shadow  # UnmarshalView
 verb_const, sends_body, idempotent, error_func  # the Go client's method view (client.go.j2)
+func  # the mock answers view (mock_answers.go.j2)
 
 # Framework callbacks: pygls registers these by decorator (kit_lsp/features/*) or calls them
 # by name (kit_lsp/protocol.py overrides of pygls' protocol).
