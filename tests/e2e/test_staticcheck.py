@@ -70,12 +70,15 @@ def package_name(root: Path, imported: str) -> str:
 
 
 def bad_aliases(root: Path) -> list[str]:
-    """Import aliases in kit's files that repeat the imported package's own name or hold an
-    underscore (the blank import `_` aside)."""
+    """Import aliases in kit's files that change nothing (the package's own name, which its
+    path's last element already says) or hold an underscore (the blank import `_` aside). An
+    alias naming a package whose name its path does not say (`inventoryv1` for `.../v1`) is
+    goimports' own spelling and stays."""
     out = []
     for path, text in kits_files(root):
         for alias, imported in ALIASED.findall(text):
-            if alias != "_" and ("_" in alias or alias == package_name(root, imported)):
+            last = imported.rsplit("/", 1)[-1]
+            if alias != "_" and ("_" in alias or alias == package_name(root, imported) == last):
                 out.append(f"{path.relative_to(root)}: {alias} {imported!r}")
     return out
 

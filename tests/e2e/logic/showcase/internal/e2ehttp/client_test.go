@@ -64,7 +64,7 @@ func TestCheckEveryValidatorRoundTrips(t *testing.T) {
 	c := newClient(t)
 	in := &shop.Checks{
 		Name: ptr("abc"), Short: ptr("ab"), Long: ptr("abc"), Code: ptr("ABC"), Email: ptr("a@b.co"),
-		URL: ptr("https://x.io/p"), URI: ptr("urn:isbn:1"), Uuid: ptr("123e4567-e89b-12d3-a456-426614174000"),
+		URL: ptr("https://x.io/p"), URI: ptr("urn:isbn:1"), UUID: ptr("123e4567-e89b-12d3-a456-426614174000"),
 		When: ptr("2024-01-02T03:04:05Z"), Day: ptr("2024-01-02"), Clock: ptr("03:04:05"), Phone: ptr("+14155550100"),
 		Ipv4: ptr("10.0.0.1"), Ipv6: ptr("::1"), Cidr: ptr("10.0.0.0/8"), MAC: ptr("00:1a:2b:3c:4d:5e"),
 		Card: ptr("4111111111111111"), B64: ptr("aGk="), B64url: ptr("aGk="), Color: ptr("#aabbcc"), Doc: ptr(`{"a":1}`),
