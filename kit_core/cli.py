@@ -309,9 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
 
     init = sub.add_parser("init", help="write a default kit.design.yaml into a design folder")
-    init.add_argument(
-        "design_dir", nargs="?", default="design", help="the design folder (created if missing)"
-    )
+    init.add_argument("design_dir", nargs="?", default="design", help="the design folder (created if missing)")
     init.add_argument(
         "-m",
         "--module",
@@ -348,9 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
     gen.set_defaults(run=cmd_gen)
 
     fmt = sub.add_parser("fmt", help="format design files (`-` reads stdin and writes stdout)")
-    fmt.add_argument(
-        "-l", "--list", action="store_true", help="list files that need formatting; exit 1 if any"
-    )
+    fmt.add_argument("-l", "--list", action="store_true", help="list files that need formatting; exit 1 if any")
     fmt.add_argument("-w", "--write", action="store_true", help="rewrite files in place (default without -l)")
     fmt.add_argument("paths", nargs="*", help="files or folders (default .), or - for stdin")
     fmt.set_defaults(run=cmd_fmt)
@@ -370,7 +366,8 @@ def _add_diff(sub: Any) -> None:
     """`kit diff`'s arguments; its code (`kit_core.breaking`, ~0.2 s of imports: protobuf, the
     decorator registry) loads only when it runs, so every other command starts without it."""
     diff = sub.add_parser(
-        "diff", help="list the changes that break clients since a git ref",
+        "diff",
+        help="list the changes that break clients since a git ref",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="List the changes that break clients between the design at a git ref and the work tree,\n"
         "to any depth (nested types, array and map elements, generic instances, enums, error bodies,\n"
@@ -382,15 +379,19 @@ def _add_diff(sub: Any) -> None:
         "                     a removed enum value\n"
         "  what is received:  a field that may now be absent\n"
         "  nothing:           optional fields, enum values and wider validators added\n"
-        "Protos follow buf's wire and JSON rules. Details: docs/editor.md (`kit diff`).")
+        "Protos follow buf's wire and JSON rules. Details: docs/editor.md (`kit diff`).",
+    )
     diff.add_argument("ref", help="the baseline: a branch, tag or commit")
     diff.add_argument("path", nargs="?", default=".", help="a path in or above the design folder (default .)")
     diff.add_argument("-f", "--folder", help="the design folder itself (skips the search)")
     diff.add_argument("-c", "--context", help="the project root (default: the design folder's parent)")
     diff.add_argument("--exit-code", action="store_true", help="exit 1 when a breaking change is found")
-    diff.add_argument("--format", choices=("text", "json", "sarif"), default="text",
-                      help="text: one located line per change (default); json: kit's report; sarif: SARIF 2.1.0 "
-                      "for code scanning")
+    diff.add_argument(
+        "--format",
+        choices=("text", "json", "sarif"),
+        default="text",
+        help="text: one located line per change (default); json: kit's report; sarif: SARIF 2.1.0 for code scanning",
+    )
     diff.set_defaults(run=_cmd_diff)
 
 

@@ -27,6 +27,7 @@ from kit_core.source import file_span
 
 __all__ = ["FormatResult", "format_model", "format_source", "run"]
 
+
 @dataclass(frozen=True, slots=True)
 class FormatResult:
     path: str

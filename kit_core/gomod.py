@@ -98,8 +98,7 @@ def read(directory: Path) -> GoMod:
     data = json.loads(_go(["mod", "edit", "-json"], directory))
     requires = {r["Path"]: r["Version"] for r in data.get("Require") or []}
     replaces = {
-        r["Old"]["Path"]: Replacement(r["New"]["Path"], r["New"].get("Version", ""))
-        for r in data.get("Replace") or []
+        r["Old"]["Path"]: Replacement(r["New"]["Path"], r["New"].get("Version", "")) for r in data.get("Replace") or []
     }
     return GoMod(directory, data["Module"]["Path"], requires, replaces)
 
@@ -119,8 +118,10 @@ def plan(gomod: GoMod, rt: Runtime) -> PinPlan:
     folder = gomod.dir / PROJECT_COPY
     copy_state = runtime_copy.state(folder, rt)
     if copy_state is CopyState.FOREIGN:
-        return PinPlan(refused=f"{folder} exists and is not kit's copy of its runtime (it has no "
-                       f"{runtime_copy.MARKER}): move it away, or replace {main} with a folder of your own")
+        return PinPlan(
+            refused=f"{folder} exists and is not kit's copy of its runtime (it has no "
+            f"{runtime_copy.MARKER}): move it away, or replace {main} with a folder of your own"
+        )
     edits: list[str] = []
     touched: list[str] = []
     for module in rt.modules:

@@ -1005,8 +1005,13 @@ class _Lowerer:
         name, has_parens, (na, nb), args, length = known
         literals = tuple(
             [
-                _Literal(kind, text, value, _new(Span, (path, start + a, start + b, row, col + a, row, col + b,
-                                                        col + a, col + b)), ())  # fmt: skip
+                _Literal(
+                    kind,
+                    text,
+                    value,
+                    _new(Span, (path, start + a, start + b, row, col + a, row, col + b, col + a, col + b)),
+                    (),
+                )  # fmt: skip
                 for kind, text, value, a, b in args
             ]
         )

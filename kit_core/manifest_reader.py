@@ -66,9 +66,7 @@ class _Reader:
     def walk(self, node: yaml.Node, prefix: str) -> None:
         if not isinstance(node, yaml.MappingNode):
             self.diags.append(
-                make(
-                    "manifest/value", self.span(node), message=f"{prefix or 'the manifest'} must be a mapping"
-                )
+                make("manifest/value", self.span(node), message=f"{prefix or 'the manifest'} must be a mapping")
             )
             return
         for key_node, value_node in node.value:
@@ -78,9 +76,7 @@ class _Reader:
 
     def visit(self, key: str, key_node: yaml.Node, value: yaml.Node) -> None:
         if key in REMOVED_KEYS:
-            self.diags.append(
-                make("manifest/removed-key", self.span(key_node), key=key, note=REMOVED_KEYS[key])
-            )
+            self.diags.append(make("manifest/removed-key", self.span(key_node), key=key, note=REMOVED_KEYS[key]))
         elif key == "openapi.securitySchemes":
             self.values[key] = yaml.safe_load(yaml.serialize(value)) or {}
             self.named(key, value)
@@ -127,17 +123,13 @@ class _Reader:
 
     def scalar(self, key: str, node: yaml.Node) -> str | None:
         if not isinstance(node, yaml.ScalarNode):
-            self.diags.append(
-                make("manifest/value", self.span(node), message=f"{key} must be a single value")
-            )
+            self.diags.append(make("manifest/value", self.span(node), message=f"{key} must be a single value"))
             return None
         return str(node.value)
 
     def targets(self, node: yaml.Node) -> list[dict[str, Any]]:
         if not isinstance(node, yaml.SequenceNode):
-            self.diags.append(
-                make("manifest/value", self.span(node), message="events.targets must be a list")
-            )
+            self.diags.append(make("manifest/value", self.span(node), message="events.targets must be a list"))
             return []
         out: list[dict[str, Any]] = []
         for item in node.value:
@@ -154,9 +146,7 @@ class _Reader:
             for k, v in item.value:
                 name = f"events.targets[].{k.value}"
                 if name in REMOVED_KEYS:
-                    self.diags.append(
-                        make("manifest/removed-key", self.span(k), key=name, note=REMOVED_KEYS[name])
-                    )
+                    self.diags.append(make("manifest/removed-key", self.span(k), key=name, note=REMOVED_KEYS[name]))
                 elif k.value in ("lang", "out"):
                     entry[k.value] = self.scalar(name, v)
                 else:
@@ -214,9 +204,7 @@ def _build(path: str, r: _Reader) -> Manifest:
     )
     targets = None
     if "events.targets" in v:
-        targets = tuple(
-            EventTarget(str(t.get("lang") or ""), str(t.get("out") or "")) for t in v["events.targets"]
-        )
+        targets = tuple(EventTarget(str(t.get("lang") or ""), str(t.get("out") or "")) for t in v["events.targets"])
     return Manifest(path, openapi, output, targets, proto, dict(r.spans))
 
 
@@ -242,8 +230,7 @@ def _check(m: Manifest, r: _Reader) -> list[Diagnostic]:
             make(
                 "manifest/value",
                 at("output.fileCase"),
-                message=f'output.fileCase "{m.output.file_case}" is not supported - '
-                'use "kebab", "snake", or "camel"',
+                message=f'output.fileCase "{m.output.file_case}" is not supported - use "kebab", "snake", or "camel"',
             )
         )
     diags.extend(_check_output_paths(m, at, r.values.get("events.targets", [])))
@@ -336,13 +323,9 @@ def _check_targets(r: _Reader) -> list[Diagnostic]:
                 )
             )
         elif lang in langs:
-            diags.append(
-                make("manifest/value", span, message=f'events.targets lang "{lang}" is listed twice')
-            )
+            diags.append(make("manifest/value", span, message=f'events.targets lang "{lang}" is listed twice'))
         if lang:
             langs.add(lang)
         if not t.get("out"):
             diags.append(make("manifest/value", span, message="events.targets entry needs out"))
     return diags
-
-

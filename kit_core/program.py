@@ -88,9 +88,7 @@ def find_go_module(project_root: Path) -> tuple[Path, str]:
             m = _MODULE_RE.search(gomod.read_text(encoding="utf-8"))
             if m:
                 return d, m.group(1).strip('"')
-    raise DesignError(
-        make("design/no-go-mod", file_span(str(project_root / "go.mod")), root=str(project_root))
-    )
+    raise DesignError(make("design/no-go-mod", file_span(str(project_root / "go.mod")), root=str(project_root)))
 
 
 # --------------------------------------------------------------------------- loading
@@ -137,9 +135,7 @@ def load_design(
     if mtext is None:
         mtext = mpath.read_text(encoding="utf-8") if mpath.is_file() else ""
     manifest, mdiags = parse_manifest(str(mpath), mtext) if mtext else (default_manifest(str(mpath)), [])
-    paths = {str(p) for p in design_files(root)} | {
-        p for p in overrides if p.endswith(".kit") and _under(p, root)
-    }
+    paths = {str(p) for p in design_files(root)} | {p for p in overrides if p.endswith(".kit") and _under(p, root)}
     files = [parse_design_file(p, _read(p, overrides)) for p in sorted(paths)]
     design = Design(root, (project_root or root.parent).resolve(), manifest, files, mdiags)
     design.protos = design_files(root, ".proto")

@@ -37,6 +37,8 @@ def end_of(span: Span) -> Span:
         span.path, span.end_byte, span.end_byte, span.end_line, span.end_col, span.end_line, span.end_col,
         span.end_col16, span.end_col16,
     )  # fmt: skip
+
+
 """For problems that belong to no place in a file (a whole-design rule, a missing file)."""
 
 

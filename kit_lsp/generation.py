@@ -88,9 +88,7 @@ def generate_design(
     try:
         snap = snapshot() if snapshot is not None else None
         loaded = as_loaded(root, snap, disk() if disk is not None else None) if snap is not None else None
-        result = regenerate(
-            root, loaded=loaded, progress=progress, on_wait=progress, resident=True, renames=renames
-        )
+        result = regenerate(root, loaded=loaded, progress=progress, on_wait=progress, resident=True, renames=renames)
     except program.DesignError as exc:
         outcome.failure = exc.diagnostic.message
         return outcome

@@ -45,8 +45,11 @@ def manifest_hover(doc: Document, pos: lsp.Position, encoding: str) -> lsp.Hover
     return lsp.Hover(lsp.MarkupContent(lsp.MarkupKind.Markdown, markdown), span)
 
 
-_KINDS = {"key": lsp.CompletionItemKind.Property, "value": lsp.CompletionItemKind.Value,
-          "snippet": lsp.CompletionItemKind.Snippet}
+_KINDS = {
+    "key": lsp.CompletionItemKind.Property,
+    "value": lsp.CompletionItemKind.Value,
+    "snippet": lsp.CompletionItemKind.Snippet,
+}
 
 
 def manifest_completion(doc: Document, pos: lsp.Position, encoding: str) -> lsp.CompletionList:

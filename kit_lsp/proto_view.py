@@ -12,8 +12,14 @@ from kit_core.resident.session import Snapshot
 from kit_lsp.convert import lsp_range
 
 K = lsp.SymbolKind
-_KINDS = {"message": K.Struct, "field": K.Field, "enum": K.Enum, "value": K.EnumMember, "service": K.Interface,
-          "rpc": K.Method}
+_KINDS = {
+    "message": K.Struct,
+    "field": K.Field,
+    "enum": K.Enum,
+    "value": K.EnumMember,
+    "service": K.Interface,
+    "rpc": K.Method,
+}
 
 
 def _symbol(s: Symbol, enc: str) -> lsp.DocumentSymbol:

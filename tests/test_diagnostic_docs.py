@@ -23,9 +23,7 @@ _TITLE = re.compile(r"^# `?([a-z0-9_-]+/[a-z0-9_-]+)`?\s*$")
 
 
 def _pages() -> dict[str, Path]:
-    return {
-        p.relative_to(DOCS).with_suffix("").as_posix(): p for p in DOCS.rglob("*.md") if p.name != "README.md"
-    }
+    return {p.relative_to(DOCS).with_suffix("").as_posix(): p for p in DOCS.rglob("*.md") if p.name != "README.md"}
 
 
 def test_every_code_has_a_page() -> None:

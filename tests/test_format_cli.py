@@ -14,9 +14,7 @@ UGLY = "package p\ntype A { a int }\n"
 PRETTY = "package p\n\ntype A {\n\ta int\n}\n"
 
 
-def _run(
-    paths: list[str], list_only: bool = False, write: bool = True, stdin: str = ""
-) -> tuple[int, str, str]:
+def _run(paths: list[str], list_only: bool = False, write: bool = True, stdin: str = "") -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     code = run(paths, list_only, write, stdin=io.StringIO(stdin), stdout=out, stderr=err)
     return code, out.getvalue(), err.getvalue()

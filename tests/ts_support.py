@@ -50,5 +50,3 @@ def compile_client(work: Path, files: dict[str, str], driver: Path | None) -> su
     return subprocess.run(
         [str(TSC), "-p", str(work)], cwd=work, capture_output=True, text=True, timeout=300, check=False
     )
-
-

@@ -170,6 +170,7 @@ async def lsp_saves(info: DesignInfo, env: dict[str, str], rounds: int) -> list[
 
     os.environ.update(env)
     client = LanguageClient(converter_factory=default_converter)
+
     def accept(c: LanguageClient, params: object = None) -> None:
         return None  # file watchers registered, code lenses refreshed after a save: nothing to do here
 

@@ -68,8 +68,10 @@ def percentile(values: list[float], q: float) -> float:
 def report(name: str, samples: list[float]) -> None:
     p50, p95 = percentile(samples, 50), percentile(samples, 95)
     target = TARGETS[name]
-    print(f"{name:12} n={len(samples):3}  p50 {p50:7.1f} ms  p95 {p95:7.1f} ms  "
-          f"target p95 < {target:.0f} ms  ratio {p95 / target:5.2f}  mean {statistics.mean(samples):7.1f} ms")
+    print(
+        f"{name:12} n={len(samples):3}  p50 {p50:7.1f} ms  p95 {p95:7.1f} ms  "
+        f"target p95 < {target:.0f} ms  ratio {p95 / target:5.2f}  mean {statistics.mean(samples):7.1f} ms"
+    )
 
 
 async def run(rounds: int, packages: int, types: int, methods: int, saves: int) -> None:
@@ -78,22 +80,29 @@ async def run(rounds: int, packages: int, types: int, methods: int, saves: int) 
         (Path(tmp) / "go.mod").write_text("module example.com/bench\n\ngo 1.26\n", encoding="utf-8")
         big = info.big_file
         text = big.read_text(encoding="utf-8")
-        print(f"design: {packages + 1} packages, {types} types, {methods} methods; "
-              f"{big.name}: {text.count(chr(10)) + 1} lines")
+        print(
+            f"design: {packages + 1} packages, {types} types, {methods} methods; "
+            f"{big.name}: {text.count(chr(10)) + 1} lines"
+        )
         recorder = Recorder()
         client = LanguageClient(converter_factory=default_converter)
+
         def publish(c: LanguageClient, params: lsp.PublishDiagnosticsParams) -> None:
             recorder.publish(c, params)
 
         def register(c: LanguageClient, params: lsp.RegistrationParams) -> None:
             return None
 
-        features = {**DEFAULT_CLIENT_FEATURES, lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: publish,
-                    lsp.CLIENT_REGISTER_CAPABILITY: register}
+        features = {
+            **DEFAULT_CLIENT_FEATURES,
+            lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: publish,
+            lsp.CLIENT_REGISTER_CAPABILITY: register,
+        }
         register_lsp_features(client, features)
         await client.start_io(sys.executable, "-m", "kit_lsp")
-        await client.initialize_session(lsp.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"), root_uri=info.root.as_uri()))
+        await client.initialize_session(
+            lsp.InitializeParams(capabilities=client_capabilities("visual-studio-code"), root_uri=info.root.as_uri())
+        )
         uri = big.as_uri()
         t0 = time.perf_counter()
         client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "kit", 1, text)))

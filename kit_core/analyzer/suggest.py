@@ -1,4 +1,4 @@
-""""Did you mean" hints: a declared name within one edit of an unknown one.
+""" "Did you mean" hints: a declared name within one edit of an unknown one.
 
 Names are indexed by their one-deletion variants (symmetric deletion: two names within one
 insertion, deletion, substitution or adjacent swap of each other share a variant), so a

@@ -24,7 +24,6 @@ CODES = (
 )
 
 
-
 class Place(NamedTuple):
     """Where something was at the baseline: a repository-relative path, 1-based line and column."""
 

@@ -50,8 +50,12 @@ def cmd_diff(args: argparse.Namespace) -> int:
     else:
         print(json.dumps(_document(args.format, changes, args.ref, top), indent=2, sort_keys=False))
     noun = "change breaks" if len(changes) == 1 else "changes break"
-    print(f"kit: {len(changes)} {noun} clients since {args.ref}" if changes else f"kit: nothing breaks clients "
-          f"since {args.ref}", file=sys.stderr)
+    print(
+        f"kit: {len(changes)} {noun} clients since {args.ref}"
+        if changes
+        else f"kit: nothing breaks clients since {args.ref}",
+        file=sys.stderr,
+    )
     return 1 if changes and args.exit_code else 0
 
 

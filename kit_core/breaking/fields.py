@@ -56,7 +56,13 @@ def facts(bindings: tuple[FieldBinding, ...]) -> dict[Key, FieldFact]:
         # a field a plain (not generic) mixin brings is one field wherever it is mixed in
         mixed = (ef.owner_package, ef.owner) if ef.via and not getattr(ef.owner, "params", ()) else None
         out[(b.location.value, b.wire_name)] = FieldFact(
-            ef.name, b.location.value, b.wire_name, not is_optional(ef), ef.shape, validators(ef), ef.field.name_span,
+            ef.name,
+            b.location.value,
+            b.wire_name,
+            not is_optional(ef),
+            ef.shape,
+            validators(ef),
+            ef.field.name_span,
             mixed,
         )
     return out
@@ -129,8 +135,14 @@ def pair_up(old: dict[Key, FieldFact], new: dict[Key, FieldFact]) -> Iterator[Pa
         if k in new:
             continue
         moved = next((a for a in added.values() if a.name == f.name), None)
-        renamed = moved or next((a for a in added.values() if a.location == f.location and
-                                 wire_type(a.shape) == wire_type(f.shape) and a.type == f.type), None)
+        renamed = moved or next(
+            (
+                a
+                for a in added.values()
+                if a.location == f.location and wire_type(a.shape) == wire_type(f.shape) and a.type == f.type
+            ),
+            None,
+        )
         if renamed is not None:
             added.pop((renamed.location, renamed.wire))
         yield Pairing("wire" if moved else "renamed" if renamed else "removed", f, renamed)

@@ -58,16 +58,19 @@ def _label(m: MethodInfo) -> str:
     return f"{m.verb} {m.full_route} ({m.service}.{m.method.name})"
 
 
-def _gone(
-    o: MethodInfo, same_route: MethodInfo | None, new: Any, was: Where, ids: dict[int, str]
-) -> Iterator[Change]:
+def _gone(o: MethodInfo, same_route: MethodInfo | None, new: Any, was: Where, ids: dict[int, str]) -> Iterator[Change]:
     at = was(o.method.name_span)
     if same_route is not None and ids[id(o)] == ids[id(same_route)]:
         return  # same route, same operationId (`@operationId`): clients see no difference
     if same_route is not None:
-        yield Change("breaking/renamed", f"method {o.service}.{o.method.name} was renamed to "
-                     f"{same_route.method.name}: its operationId {ids[id(o)]} is now "
-                     f"{ids[id(same_route)]}", same_route.method.name_span, at)
+        yield Change(
+            "breaking/renamed",
+            f"method {o.service}.{o.method.name} was renamed to "
+            f"{same_route.method.name}: its operationId {ids[id(o)]} is now "
+            f"{ids[id(same_route)]}",
+            same_route.method.name_span,
+            at,
+        )
         return
     parent = _service_span(new, o.package, o.service)
     yield Change("breaking/removed", f"route {_label(o)} was removed", parent, at)
@@ -83,8 +86,12 @@ def _method(o: MethodInfo, n: MethodInfo, was: Where, ids: dict[int, str], walke
     at, here = was(o.method.name_span), n.method.name_span
     name = f"{n.service}.{n.method.name}"
     if (o.verb, o.full_route) != (n.verb, n.full_route):
-        yield Change("breaking/route", f"route of {name} changed from {o.verb} {o.full_route} to "
-                     f"{n.verb} {n.full_route}", here, at)
+        yield Change(
+            "breaking/route",
+            f"route of {name} changed from {o.verb} {o.full_route} to {n.verb} {n.full_route}",
+            here,
+            at,
+        )
     if o.status != n.status:
         yield Change("breaking/status", f"success status of {name} changed from {o.status} to {n.status}", here, at)
     if ids[id(o)] != ids[id(n)]:
@@ -112,7 +119,12 @@ def _whole(
 
 
 def _fields(
-    name: str, side: str, old: dict[Key, FieldFact], new: dict[Key, FieldFact], method_span: Span, was: Where,
+    name: str,
+    side: str,
+    old: dict[Key, FieldFact],
+    new: dict[Key, FieldFact],
+    method_span: Span,
+    was: Where,
     walker: Walker,
 ) -> Iterator[Change]:
     """The top-level fields of one side of a method (per method: their binding depends on it)."""
@@ -126,15 +138,25 @@ def _fields(
             if p.kind in ("wire", "renamed"):
                 what = f"{side} field {known.name} of {name}"
             span = method_span if p.kind == "removed" or f.new is None else f.new.span
-            yield Change(f.code, what + f.reason, span, was(f.old.span) if f.old is not None else None,
-                         (Reach(known.wire, side, name),), named=True)
+            yield Change(
+                f.code,
+                what + f.reason,
+                span,
+                was(f.old.span) if f.old is not None else None,
+                (Reach(known.wire, side, name),),
+                named=True,
+            )
         if continues(p):
             assert p.old is not None and p.new is not None
             walker.value(p.old.shape, p.new.shape, Reach(p.old.wire, side, name))
 
 
 def _errors(
-    old: Any, new: Any, was: Where, olds: dict[MethodKey, MethodInfo], news: dict[MethodKey, MethodInfo],
+    old: Any,
+    new: Any,
+    was: Where,
+    olds: dict[MethodKey, MethodInfo],
+    news: dict[MethodKey, MethodInfo],
     walker: Walker,
 ) -> Iterator[Change]:
     """An error's status, and its body (a response of every method that answers it in both)."""
@@ -146,10 +168,17 @@ def _errors(
                 continue
             before, after = category_status(decl.category), category_status(n.category)
             if before != after:
-                yield Change("breaking/status", f"error {name} now answers {after} (was {before})",
-                             n.category_span, was(decl.category_span))
-            vias = sorted(f"{m.service}.{m.method.name}" for k, m in news.items()
-                          if k in olds and _answers(m, pkg_name, name) and _answers(olds[k], pkg_name, name))
+                yield Change(
+                    "breaking/status",
+                    f"error {name} now answers {after} (was {before})",
+                    n.category_span,
+                    was(decl.category_span),
+                )
+            vias = sorted(
+                f"{m.service}.{m.method.name}"
+                for k, m in news.items()
+                if k in olds and _answers(m, pkg_name, name) and _answers(olds[k], pkg_name, name)
+            )
             o_shape = TypeShape(Kind.ERROR, name, pkg_name, decl)
             n_shape = TypeShape(Kind.ERROR, name, pkg_name, n)
             for via in vias or [""]:
@@ -173,8 +202,9 @@ def _events(old: Any, new: Any, was: Where, walker: Walker) -> Iterator[Change]:
         if decl.payload is None or n.payload is None:
             continue
         o_shape, n_shape = old.index.shape(decl.payload, pkg), new.index.shape(n.payload, n_pkg)
-        yield from _whole(f"payload of event {contract}", o_shape, n_shape, n.name_span, at,
-                          Reach("", "event", contract), walker)
+        yield from _whole(
+            f"payload of event {contract}", o_shape, n_shape, n.name_span, at, Reach("", "event", contract), walker
+        )
 
 
 def _by_contract(analysis: Any) -> dict[str, tuple[str, EventDecl]]:

@@ -16,8 +16,12 @@ from kit_core.proto.outline import ENUM_VALUE, FILE_ENUM, MESSAGE_ENUM, MESSAGE_
 from kit_core.proto.places import FILE_MESSAGE, FILE_SERVICE, SERVICE_METHOD
 from kit_core.source import Span
 
-KINDS = {(False, False): "unary", (False, True): "server streaming", (True, False): "client streaming",
-         (True, True): "bidirectional"}
+KINDS = {
+    (False, False): "unary",
+    (False, True): "server streaming",
+    (True, False): "client streaming",
+    (True, True): "bidirectional",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +65,9 @@ def _index(pd: Any) -> Index:
     return messages, enums, services
 
 
-def _walk(f: Any, text: Any, prefix: str, msgs: Any, path: list[int], out: dict[str, Decl],
-          enums: dict[str, Decl]) -> None:
+def _walk(
+    f: Any, text: Any, prefix: str, msgs: Any, path: list[int], out: dict[str, Decl], enums: dict[str, Decl]
+) -> None:
     for mi, m in enumerate(msgs):
         full, here = f"{prefix}.{m.name}", [*path, mi]
         spans = {fl.name: text.located(f, [*here, MESSAGE_FIELD, fi, 1]) for fi, fl in enumerate(m.field)}
@@ -86,21 +91,30 @@ def compare_protos(old: Index, new: Index, was: Where) -> list[Change]:
     for full, o in om.items():
         n = nm.get(full)
         if n is None:
-            out.append(Change("breaking/removed", f"message {full[1:]} was removed", None, was(o.span),
-                              at_root(reach, full)))
+            out.append(
+                Change("breaking/removed", f"message {full[1:]} was removed", None, was(o.span), at_root(reach, full))
+            )
         else:
             out.extend(_message(o, n, was, reach))
     for full, o in oe.items():
         n = ne.get(full)
         if n is None:
-            out.append(Change("breaking/removed", f"enum {full[1:]} was removed", None, was(o.span),
-                              at_root(reach, full)))
+            out.append(
+                Change("breaking/removed", f"enum {full[1:]} was removed", None, was(o.span), at_root(reach, full))
+            )
             continue
         numbers = {v.number for v in n.proto.value}
         for v in o.proto.value:
             if v.number not in numbers:
-                out.append(Change("breaking/removed", f"enum value {full[1:]}.{v.name} ({v.number}) was removed",
-                                  n.span, was(o.spans[v.name]), at_root(reach, full)))
+                out.append(
+                    Change(
+                        "breaking/removed",
+                        f"enum value {full[1:]}.{v.name} ({v.number}) was removed",
+                        n.span,
+                        was(o.spans[v.name]),
+                        at_root(reach, full),
+                    )
+                )
     for full, o in osv.items():
         n = nsv.get(full)
         if n is None:
@@ -126,18 +140,38 @@ def _message(o: Decl, n: Decl, was: Where, reach: Reaches) -> Iterator[Change]:
         if now is None:
             moved = by_name.get(fl.name)
             if moved is not None:
-                yield Change("breaking/field-number", f"field {name}.{fl.name} moved from number {fl.number} to "
-                             f"{moved.number}", n.spans[moved.name], at, where)
+                yield Change(
+                    "breaking/field-number",
+                    f"field {name}.{fl.name} moved from number {fl.number} to {moved.number}",
+                    n.spans[moved.name],
+                    at,
+                    where,
+                )
             elif not any(start <= fl.number < end for start, end in reserved):
-                yield Change("breaking/removed", f"field {name}.{fl.name} ({fl.number}) was removed without "
-                             "reserving its number", n.span, at, where)
+                yield Change(
+                    "breaking/removed",
+                    f"field {name}.{fl.name} ({fl.number}) was removed without reserving its number",
+                    n.span,
+                    at,
+                    where,
+                )
             continue
         if now.name != fl.name:
-            yield Change("breaking/renamed", f"field {fl.number} of {name} was renamed from {fl.name} to {now.name}, "
-                         "which changes its JSON name", n.spans[now.name], at, where)
+            yield Change(
+                "breaking/renamed",
+                f"field {fl.number} of {name} was renamed from {fl.name} to {now.name}, which changes its JSON name",
+                n.spans[now.name],
+                at,
+                where,
+            )
         if _type(now) != _type(fl):
-            yield Change("breaking/type", f"type of field {name}.{now.name} changed from {_type(fl)} to {_type(now)}",
-                         n.spans[now.name], at, where)
+            yield Change(
+                "breaking/type",
+                f"type of field {name}.{now.name} changed from {_type(fl)} to {_type(now)}",
+                n.spans[now.name],
+                at,
+                where,
+            )
 
 
 def _service(o: Decl, n: Decl, was: Where) -> Iterator[Change]:
@@ -151,8 +185,13 @@ def _service(o: Decl, n: Decl, was: Where) -> Iterator[Change]:
             continue
         here = n.spans[m.name]
         if (now.input_type, now.output_type) != (m.input_type, m.output_type):
-            yield Change("breaking/type", f"RPC {rpc} changed from ({m.input_type[1:]}) returns ({m.output_type[1:]}) "
-                         f"to ({now.input_type[1:]}) returns ({now.output_type[1:]})", here, at)
+            yield Change(
+                "breaking/type",
+                f"RPC {rpc} changed from ({m.input_type[1:]}) returns ({m.output_type[1:]}) "
+                f"to ({now.input_type[1:]}) returns ({now.output_type[1:]})",
+                here,
+                at,
+            )
         before = KINDS[(m.client_streaming, m.server_streaming)]
         after = KINDS[(now.client_streaming, now.server_streaming)]
         if before != after:

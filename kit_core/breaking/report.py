@@ -51,30 +51,35 @@ def as_json(changes: Sequence[Change], ref: str, top: str) -> dict[str, Any]:
     items = []
     for c in changes:
         file, line, col, _, _ = _where(c, top)
-        items.append({
-            "code": c.code,
-            "message": c.message,
-            "text": c.text,
-            "file": file,
-            "line": line,
-            "column": col,
-            "gone": c.span is None,
-            "was": _was(c.was),
-            "reaches": _reaches(c),
-        })
+        items.append(
+            {
+                "code": c.code,
+                "message": c.message,
+                "text": c.text,
+                "file": file,
+                "line": line,
+                "column": col,
+                "gone": c.span is None,
+                "was": _was(c.was),
+                "reaches": _reaches(c),
+            }
+        )
     return {"baseline": ref, "changes": items}
 
 
 def as_sarif(changes: Sequence[Change], ref: str, top: str, version: str) -> dict[str, Any]:
     from kit_core.diagnostics.codes import CODES as REGISTRY
 
-    rules = [{
-        "id": code,
-        "name": "".join(w.capitalize() for w in code.split("/")[1].split("-")),
-        "shortDescription": {"text": REGISTRY[code].summary},
-        "helpUri": f"https://github.com/kitdev/kit/blob/main/{DOCS.format(code=code)}",
-        "defaultConfiguration": {"level": "warning"},
-    } for code in CODES]
+    rules = [
+        {
+            "id": code,
+            "name": "".join(w.capitalize() for w in code.split("/")[1].split("-")),
+            "shortDescription": {"text": REGISTRY[code].summary},
+            "helpUri": f"https://github.com/kitdev/kit/blob/main/{DOCS.format(code=code)}",
+            "defaultConfiguration": {"level": "warning"},
+        }
+        for code in CODES
+    ]
     index = {code: i for i, code in enumerate(CODES)}
     results = []
     for c in changes:
@@ -91,22 +96,32 @@ def as_sarif(changes: Sequence[Change], ref: str, top: str, version: str) -> dic
             "properties": {"reaches": _reaches(c)},
         }
         if c.was is not None and c.span is not None:
-            result["relatedLocations"] = [{
-                "id": 1,
-                **_location(c.was.path, {"startLine": c.was.line, "startColumn": c.was.col}),
-                "message": {"text": f"where it was at {ref}"},
-            }]
+            result["relatedLocations"] = [
+                {
+                    "id": 1,
+                    **_location(c.was.path, {"startLine": c.was.line, "startColumn": c.was.col}),
+                    "message": {"text": f"where it was at {ref}"},
+                }
+            ]
         results.append(result)
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "kit", "version": version, "informationUri": "https://github.com/kitdev/kit",
-                                "rules": rules}},
-            "originalUriBaseIds": {"SRCROOT": {"uri": Path(top).resolve().as_uri() + "/"}},
-            "columnKind": "utf16CodeUnits",
-            "results": results,
-        }],
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "kit",
+                        "version": version,
+                        "informationUri": "https://github.com/kitdev/kit",
+                        "rules": rules,
+                    }
+                },
+                "originalUriBaseIds": {"SRCROOT": {"uri": Path(top).resolve().as_uri() + "/"}},
+                "columnKind": "utf16CodeUnits",
+                "results": results,
+            }
+        ],
     }
 
 

@@ -74,8 +74,7 @@ class Walker:
         key = (o.base().text(), n.base().text())
         pair = self.structs.get(key)
         if pair is None:
-            pair = self.structs[key] = _Struct(o, n, list(pair_up(self.fields(self.old, o),
-                                                                  self.fields(self.new, n))))
+            pair = self.structs[key] = _Struct(o, n, list(pair_up(self.fields(self.old, o), self.fields(self.new, n))))
         if reach in pair.reaches:
             return
         pair.reaches.add(reach)
@@ -113,8 +112,11 @@ class Walker:
     @staticmethod
     def _still_mixed(pair: _Struct, gone: FieldFact) -> FieldFact | None:
         """A removed field, if the mixin that brought it is still mixed in (else the type lost it)."""
-        now = {(p.new.mixed_from[0], p.new.mixed_from[1].name) for p in pair.pairings
-               if p.new is not None and p.new.mixed_from is not None}
+        now = {
+            (p.new.mixed_from[0], p.new.mixed_from[1].name)
+            for p in pair.pairings
+            if p.new is not None and p.new.mixed_from is not None
+        }
         mixed = gone.mixed_from
         return gone if mixed is not None and (mixed[0], mixed[1].name) in now else None
 
@@ -139,8 +141,13 @@ class Walker:
         for v in old.values:
             wire = wire_value(v)
             if wire not in values:
-                yield Change("breaking/removed", f"enum value {label(enum.old)}.{v.name} ({wire}) was removed",
-                             new.name_span, self.was(v.name_span), reaches)
+                yield Change(
+                    "breaking/removed",
+                    f"enum value {label(enum.old)}.{v.name} ({wire}) was removed",
+                    new.name_span,
+                    self.was(v.name_span),
+                    reaches,
+                )
 
 
 def wire_value(v: Any) -> str:

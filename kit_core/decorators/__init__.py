@@ -39,9 +39,7 @@ VARIADIC: frozenset[str] = frozenset(d.name for d in DECORATORS if d.variadic)
 EXTEND_ALLOWED: frozenset[str] = frozenset(d.name for d in DECORATORS if Site.EXTEND_SERVICE in d.sites)
 """Decorators an `extend service` block accepts (decorator rule 12)."""
 
-IDENT_ARGS: frozenset[str] = frozenset(
-    d.name for d in DECORATORS if d.params and d.params[0].refers is RefKind.FORMAT
-)
+IDENT_ARGS: frozenset[str] = frozenset(d.name for d in DECORATORS if d.params and d.params[0].refers is RefKind.FORMAT)
 """Decorators whose quoted argument naming a registered identifier warns (`@format("email")`)."""
 
 

@@ -178,5 +178,3 @@ def relative_dir(dec: Decorator) -> Iterator[ArgProblem]:
                 lit.span,
                 f'@{dec.name}({lit.text}) must be a relative directory path without .. (for example "admin/users")',
             )
-
-

@@ -104,9 +104,7 @@ FORMATS: dict[str, Format] = {
         ),
         Format("date", "date", "YYYY-MM-DD", _rx(r"\d{4}-\d{2}-\d{2}")),
         Format("time", "time", "HH:MM:SS with no offset", _rx(r"\d{2}:\d{2}:\d{2}")),
-        Format(
-            "phone", "phone", "optional +, then 6-20 of digits, space, (, ), -", _rx(r"\+?[0-9 ()\-]{6,20}")
-        ),
+        Format("phone", "phone", "optional +, then 6-20 of digits, space, (, ), -", _rx(r"\+?[0-9 ()\-]{6,20}")),
         Format("ipv4", "IPv4", "a dotted IPv4 address", lambda v: _ip(v, 4)),
         Format("ipv6", "IPv6", "an IPv6 address (not a plain v4 form)", lambda v: _ip(v, 6)),
         Format("cidr", "CIDR", "a v4 or v6 CIDR block", _cidr),

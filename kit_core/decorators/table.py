@@ -475,8 +475,7 @@ DECORATORS: tuple[DecoratorSpec, ...] = (
     DecoratorSpec(
         "errors",
         "errors the method may return",
-        "Declares the typed errors the logic may return; each becomes an OpenAPI response with the "
-        "error's status.",
+        "Declares the typed errors the logic may return; each becomes an OpenAPI response with the error's status.",
         _METHOD,
         Role.OPERATION,
         (
@@ -494,8 +493,7 @@ DECORATORS: tuple[DecoratorSpec, ...] = (
     DecoratorSpec(
         "passthrough",
         "raw request and response writer",
-        "The logic receives the raw response writer and request: no decode, validation or encode "
-        "step runs. A flag.",
+        "The logic receives the raw response writer and request: no decode, validation or encode step runs. A flag.",
         _METHOD,
         Role.OPERATION,
         example="@passthrough",

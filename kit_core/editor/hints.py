@@ -33,8 +33,17 @@ class Hint:
 
 
 def end_of(span: Span) -> Span:
-    return Span(span.path, span.end_byte, span.end_byte, span.end_line, span.end_col, span.end_line, span.end_col,
-                span.end_col16, span.end_col16)
+    return Span(
+        span.path,
+        span.end_byte,
+        span.end_byte,
+        span.end_line,
+        span.end_col,
+        span.end_line,
+        span.end_col,
+        span.end_col16,
+        span.end_col16,
+    )
 
 
 def decorator_text(d: Decorator) -> str:
@@ -95,8 +104,11 @@ def _wire_label(bindings: list[tuple[FieldBinding, MethodInfo]]) -> tuple[str, s
     for b, m in bindings:
         distinct.setdefault(_wire(b), []).append(f"{m.service}.{m.method.name}")
     how = {"explicit" if b.explicit else "default" for b, _ in bindings}
-    tip = "bound by " + (" / ".join(sorted(how))) + " binding in " + ", ".join(
-        sorted({n for names in distinct.values() for n in names})
+    tip = (
+        "bound by "
+        + (" / ".join(sorted(how)))
+        + " binding in "
+        + ", ".join(sorted({n for names in distinct.values() for n in names}))
     )
     if len(distinct) == 1:
         return next(iter(distinct)), tip

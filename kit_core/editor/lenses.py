@@ -74,8 +74,14 @@ def rpc_facts(pd: Any, manifest: Any, path: str) -> list[MethodFacts]:
             if span.path != path:
                 continue
             out.append(
-                MethodFacts(span, r.full_method, f"{r.go_name}Logic", r.go_name,
-                            f"{v.logic_dir}/{v.rpc_file(r)}", f"{v.server_dir}/{v.rpc_file(r)}")
+                MethodFacts(
+                    span,
+                    r.full_method,
+                    f"{r.go_name}Logic",
+                    r.go_name,
+                    f"{v.logic_dir}/{v.rpc_file(r)}",
+                    f"{v.server_dir}/{v.rpc_file(r)}",
+                )
             )
     return out
 

@@ -87,8 +87,17 @@ def place_at(text: str, line: int, col: int) -> Place | None:
         start = shape.colon + 1 + (len(raw) - shape.colon - 1 - len(raw[shape.colon + 1 :].lstrip(" ")))
         end = start + len(shape.value)
         section = _section(lines, line, shape)
-        return Place(section, "value", shape.key, line, start, end, raw[start:col].strip(), shape.key_col,
-                     _siblings(lines, line, shape.key_col))
+        return Place(
+            section,
+            "value",
+            shape.key,
+            line,
+            start,
+            end,
+            raw[start:col].strip(),
+            shape.key_col,
+            _siblings(lines, line, shape.key_col),
+        )
     end = shape.key_col + len(shape.key) if shape.key is not None else len(raw)
     return _key_place(lines, line, shape.key_col, end, col, raw[shape.key_col : col], shape)
 
@@ -97,8 +106,9 @@ def _key_place(lines: list[str], line: int, start: int, end: int, col: int, pref
     probe = shape or Line(start, None, None, start, -1, "")
     section = _section(lines, line, probe)
     key = shape.key if shape is not None else None
-    return Place(section, "key", key, line, start, end, prefix.strip(), probe.key_col,
-                 _siblings(lines, line, probe.key_col))
+    return Place(
+        section, "key", key, line, start, end, prefix.strip(), probe.key_col, _siblings(lines, line, probe.key_col)
+    )
 
 
 def _section(lines: list[str], line: int, shape: Line) -> str:
@@ -182,8 +192,13 @@ def hover(text: str, line: int, col: int) -> tuple[str, int, int, int] | None:
     if row is not None:
         return describe(row, place.path), line, start, end
     if pattern_of(place.path).endswith("securitySchemes.*") and place.path.count(".") == 2:
-        return (f"**security scheme `{place.key}`**\n\nReferenced as `@security({place.key})` on services and "
-                "methods; documented in the OpenAPI document's `components.securitySchemes`.", line, start, end)
+        return (
+            f"**security scheme `{place.key}`**\n\nReferenced as `@security({place.key})` on services and "
+            "methods; documented in the OpenAPI document's `components.securitySchemes`.",
+            line,
+            start,
+            end,
+        )
     return f"**{place.path}** is not a manifest key; kit ignores it.", line, start, end
 
 
@@ -247,8 +262,17 @@ def _scheme_snippets(place: Place) -> list[Item]:
             body = (f"type: {kind}", *(f"{f}: {_example(f)}" for f in needs))
         name = {"http": "bearer", "apiKey": "apiKey", "oauth2": "oauth", "openIdConnect": "oidc"}.get(kind, kind)
         doc = f"A `{kind}` security scheme" + (f" (needs {', '.join(needs)})" if needs else "")
-        out.append(Item(f"{name} ({kind})", f"{name}:", f"{kind} scheme", doc, "snippet", f"0{kind}",
-                        tuple("  " + b for b in body)))
+        out.append(
+            Item(
+                f"{name} ({kind})",
+                f"{name}:",
+                f"{kind} scheme",
+                doc,
+                "snippet",
+                f"0{kind}",
+                tuple("  " + b for b in body),
+            )
+        )
     return out
 
 

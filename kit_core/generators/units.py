@@ -53,5 +53,3 @@ class RenderUnit:
     files: tuple[str, ...] = ()
     extra: tuple[str, ...] = ()
     weight: int = 1
-
-

@@ -56,9 +56,7 @@ def prepare(design_dir: Path, out: Path | None = None, project_root: Path | None
     (root / "go.mod").write_text(absolute_replaces(gomod, mod_dir), encoding="utf-8")
     if (mod_dir / "go.sum").is_file():
         shutil.copy(mod_dir / "go.sum", root / "go.sum")
-    warnings = [
-        make("mock/no-example", m.span, field=m.label, pattern=m.pattern) for m in missing
-    ]
+    warnings = [make("mock/no-example", m.span, field=m.label, pattern=m.pattern) for m in missing]
     return MockProject(root, warnings)
 
 
@@ -87,6 +85,5 @@ def absolute_replaces(gomod: str, mod_dir: Path) -> str:
 def build(project: MockProject, binary: Path | None = None) -> Path:
     """`go build` of the mock project; returns the binary. Raises CalledProcessError."""
     exe = binary or project.root / "bin" / "mock"
-    subprocess.run(["go", "build", "-o", str(exe), "."], cwd=project.root, check=True, capture_output=True,
-                   text=True)
+    subprocess.run(["go", "build", "-o", str(exe), "."], cwd=project.root, check=True, capture_output=True, text=True)
     return exe

@@ -19,8 +19,10 @@ The design folder is found as `kit gen` finds it (kit help gen)."""
 
 def add_parser(sub: Any) -> None:
     mock = sub.add_parser(
-        "mock", help="build and run a mock of the service, answering from the design",
-        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
+        "mock",
+        help="build and run a mock of the service, answering from the design",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     mock.add_argument("path", nargs="?", default=".", help="the design folder, or a path in the project (default .)")
     mock.add_argument("-f", "--folder", help="the design folder itself (skips the search)")

@@ -11,8 +11,12 @@ from kit_core.proto.places import FILE_MESSAGE, FILE_SERVICE, NAME, SERVICE_METH
 from kit_core.source import Span
 
 FILE_ENUM, MESSAGE_FIELD, MESSAGE_NESTED, MESSAGE_ENUM, ENUM_VALUE = 5, 2, 3, 4, 2
-KINDS = {(False, False): "unary", (False, True): "server streaming", (True, False): "client streaming",
-         (True, True): "bidirectional"}
+KINDS = {
+    (False, False): "unary",
+    (False, True): "server streaming",
+    (True, False): "client streaming",
+    (True, True): "bidirectional",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,8 +44,10 @@ def outline(pd: Any, name: str) -> list[Symbol]:
         return sym(path, e.name, "enum", "", values)
 
     def message(m: Any, path: list[int]) -> Symbol:
-        kids = [sym([*path, MESSAGE_FIELD, i], fl.name, "field", f"{field_type(fl)} = {fl.number}")
-                for i, fl in enumerate(m.field)]
+        kids = [
+            sym([*path, MESSAGE_FIELD, i], fl.name, "field", f"{field_type(fl)} = {fl.number}")
+            for i, fl in enumerate(m.field)
+        ]
         kids += [message(n, [*path, MESSAGE_NESTED, i]) for i, n in enumerate(m.nested_type)]
         kids += [enum(e, [*path, MESSAGE_ENUM, i]) for i, e in enumerate(m.enum_type)]
         return sym(path, m.name, "message", "", tuple(sorted(kids, key=lambda s: s.span.start_byte)))
@@ -50,8 +56,12 @@ def outline(pd: Any, name: str) -> list[Symbol]:
     out += [enum(e, [FILE_ENUM, i]) for i, e in enumerate(f.enum_type)]
     for si, s in enumerate(f.service):
         rpcs = tuple(
-            sym([FILE_SERVICE, si, SERVICE_METHOD, i], m.name, "rpc",
-                f"{KINDS[(m.client_streaming, m.server_streaming)]} ({m.input_type[1:]}) → {m.output_type[1:]}")
+            sym(
+                [FILE_SERVICE, si, SERVICE_METHOD, i],
+                m.name,
+                "rpc",
+                f"{KINDS[(m.client_streaming, m.server_streaming)]} ({m.input_type[1:]}) → {m.output_type[1:]}",
+            )
             for i, m in enumerate(s.method)
         )
         out.append(sym([FILE_SERVICE, si], s.name, "service", "", rpcs))

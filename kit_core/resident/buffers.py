@@ -15,7 +15,7 @@ class Buffer(Protocol):
 
     @property
     def kind(self) -> str:
-        """"kit", "proto", "manifest" or "other" (by the file's name)."""
+        """ "kit", "proto", "manifest" or "other" (by the file's name)."""
         ...
 
     def text_version(self) -> tuple[str, int | None]:

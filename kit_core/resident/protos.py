@@ -50,8 +50,13 @@ class Protos:
             return None, {}
         texts = {p: d.text_version() for p, d in buffers.items()}
         versions = {p: tv[1] for p, tv in texts.items()}
-        key = (manifest.proto, manifest.output.pb, manifest.output.file_case, tuple(sorted(
-            (p, tv[0]) for p, tv in texts.items())), tuple((p, _stamp(p)) for p in disk if p not in buffers))
+        key = (
+            manifest.proto,
+            manifest.output.pb,
+            manifest.output.file_case,
+            tuple(sorted((p, tv[0]) for p, tv in texts.items())),
+            tuple((p, _stamp(p)) for p in disk if p not in buffers),
+        )
         if key != self._key:
             from kit_core.proto import compile_design
 

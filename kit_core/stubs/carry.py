@@ -124,8 +124,11 @@ def carry_renamed(
 ) -> tuple[list[OutputFile], list[Notice]]:
     """The run's files with renamed methods' new stubs carrying the old code, and a notice
     per old stub. ``stale`` are the stubs on disk this run no longer produces."""
-    new = [(f.path, f.content) for f in files if f.owner is Owner.GEN_ONCE and f.path.endswith(".go")
-           and read(f.path) is None]
+    new = [
+        (f.path, f.content)
+        for f in files
+        if f.owner is Owner.GEN_ONCE and f.path.endswith(".go") and read(f.path) is None
+    ]
     pairs = rename_pairs(new, stale, read, renames) if new and stale else []
     if not pairs:
         return list(files), []
@@ -138,9 +141,14 @@ def carry_renamed(
             out.append(f)
             continue
         out.append(replace(f, content=_formatted(f.path, carried_text(f.content, old))))
-        notices.append(Notice(pair.old, f"logic stub of {pair.old_method}, renamed to {pair.new_method}: its code "
-                              f"was carried into {pair.new}; kit no longer calls this file - delete it once you "
-                              "have checked the new one"))
+        notices.append(
+            Notice(
+                pair.old,
+                f"logic stub of {pair.old_method}, renamed to {pair.new_method}: its code "
+                f"was carried into {pair.new}; kit no longer calls this file - delete it once you "
+                "have checked the new one",
+            )
+        )
     return out, notices
 
 

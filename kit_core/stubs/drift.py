@@ -141,7 +141,10 @@ def drift_diagnostics(drifts: Sequence[Drift], root: Path) -> list[Diagnostic]:
 def drift_notices(drifts: Sequence[Drift]) -> list[Notice]:
     """The same drift as `kit gen` notices (the stub is the user's: kit never rewrites it)."""
     return [
-        Notice(d.expected.path, f"logic stub of {d.expected.label} {d.message_detail}; edit the signature "
-               "(kit-lsp offers the rewrite as a quick fix)")
+        Notice(
+            d.expected.path,
+            f"logic stub of {d.expected.label} {d.message_detail}; edit the signature "
+            "(kit-lsp offers the rewrite as a quick fix)",
+        )
         for d in drifts
     ]

@@ -67,6 +67,7 @@ def grpc_expected(g: Any, pd: Any) -> list[Expected]:
         return []
     from kit_core.generators.grpc import files  # loads protobuf: with protos only
     from kit_core.generators.grpc.view import services
+
     out = []
     for v in services(g.protos, g.manifest, g.layout.module, g.runtime):
         for r in v.service.rpcs:

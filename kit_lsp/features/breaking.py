@@ -50,8 +50,14 @@ class Baselines:
 def _commit(ref: str, cwd: Any) -> str:
     from kit_core.breaking import BaselineError
 
-    proc = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], cwd=cwd,
-                          capture_output=True, text=True, check=False, timeout=30)
+    proc = subprocess.run(
+        ["git", "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=30,
+    )
     if proc.returncode != 0:
         raise BaselineError(f"{ref} is not a commit of this repository")
     return proc.stdout.strip()

@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from kit_lsp.app import KitLanguageServer
 
 
-
 def _read(path: Path) -> bytes | None:
     try:
         return path.read_bytes()

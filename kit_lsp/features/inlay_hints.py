@@ -15,8 +15,12 @@ from kit_lsp.features.declared.inlay_hints import DECLARED
 if TYPE_CHECKING:
     from kit_lsp.app import KitLanguageServer
 
-_KIND = {"route": lsp.InlayHintKind.Type, "middlewares": lsp.InlayHintKind.Type,
-         "validators": lsp.InlayHintKind.Type, "wire": lsp.InlayHintKind.Parameter}
+_KIND = {
+    "route": lsp.InlayHintKind.Type,
+    "middlewares": lsp.InlayHintKind.Type,
+    "validators": lsp.InlayHintKind.Type,
+    "wire": lsp.InlayHintKind.Parameter,
+}
 
 
 def _inside(pos: lsp.Position, r: lsp.Range) -> bool:

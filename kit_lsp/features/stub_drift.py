@@ -74,8 +74,9 @@ def renamed(expected: list[Expected], snap: Snapshot, project: Path, read: Read)
     pairs = rename_pairs(new, [p for p in stale if p not in produced], read, snap_renames(snap))
     by_new = {e.path: e for e in expected}
     return [
-        make("stub/renamed", by_new[p.new].span, label=by_new[p.new].label, old=p.old, old_label=p.old_method,
-             new=p.new)
+        make(
+            "stub/renamed", by_new[p.new].span, label=by_new[p.new].label, old=p.old, old_label=p.old_method, new=p.new
+        )
         for p in pairs
     ]
 

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 REMEMBER_S = 2.0  # quiet time after a design's analysis before its diagnostics are cached
 
+
 class Handover:
     def __init__(self, server: KitLanguageServer) -> None:
         self._server = server

@@ -1,4 +1,4 @@
-""""Did you mean": a declared name within one edit (ignoring case), found through an index."""
+""" "Did you mean": a declared name within one edit (ignoring case), found through an index."""
 
 from __future__ import annotations
 

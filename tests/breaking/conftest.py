@@ -14,8 +14,13 @@ MANIFEST = "openapi:\n  basePath: /api\n"
 
 
 def git(root: Path, *args: str) -> str:
-    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t",
-           "PATH": "/usr/bin:/bin"}
+    env = {
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@t",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@t",
+        "PATH": "/usr/bin:/bin",
+    }
     return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=True, env=env).stdout
 
 
@@ -24,8 +29,11 @@ class Repo:
 
     def __init__(self, root: Path, files: dict[str, str]) -> None:
         self.root, self.files = root, files
-        for rel, text in {"go.mod": "module example.com/shop\n\ngo 1.26\n", "design/kit.design.yaml": MANIFEST,
-                          **files}.items():
+        for rel, text in {
+            "go.mod": "module example.com/shop\n\ngo 1.26\n",
+            "design/kit.design.yaml": MANIFEST,
+            **files,
+        }.items():
             (root / rel).parent.mkdir(parents=True, exist_ok=True)
             (root / rel).write_text(text)
         git(root, "init", "-q", "-b", "main")

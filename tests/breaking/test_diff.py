@@ -83,8 +83,9 @@ enum Unit {
 
 def _git(root: Path, *args: str) -> str:
     env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
-    proc = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=True,
-                          env={**env, "PATH": "/usr/bin:/bin"})
+    proc = subprocess.run(
+        ["git", *args], cwd=root, capture_output=True, text=True, check=True, env={**env, "PATH": "/usr/bin:/bin"}
+    )
     return proc.stdout
 
 
@@ -125,23 +126,35 @@ def test_no_change_breaks_nothing(repo: Path, capsys: pytest.CaptureFixture[str]
 
 
 def test_additions_and_widening_are_not_breaking(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _edit(repo, {"\tnote  string?\n": "\tnote  string?\n\textra string?\n", "\tBlue = \"blue\"\n":
-                 "\tBlue = \"blue\"\n\tGreen = \"green\"\n", "@length(2, 50)": "@length(1, 60)"},
-          {"  string old = 3;\n": "  string old = 3;\n  string added = 4;\n", "rpc Drop(": "rpc More(GetRequest) "
-           "returns (Level);\n  rpc Drop("})
+    _edit(
+        repo,
+        {
+            "\tnote  string?\n": "\tnote  string?\n\textra string?\n",
+            '\tBlue = "blue"\n': '\tBlue = "blue"\n\tGreen = "green"\n',
+            "@length(2, 50)": "@length(1, 60)",
+        },
+        {
+            "  string old = 3;\n": "  string old = 3;\n  string added = 4;\n",
+            "rpc Drop(": "rpc More(GetRequest) returns (Level);\n  rpc Drop(",
+        },
+    )
     assert _diff(repo, capsys, "--exit-code") == (0, [])
 
 
 def test_every_kind_of_http_break(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _edit(repo, {
-        "\tBlue = \"blue\"\n": "",
-        "name  string? @length(2, 50)": "name  string? @length(3, 50)",
-        "note  string?": "note  string",
-        "\tcolor Color?\n": "\tcolour Color?\n",
-        "get GetItem /{id}": "get GetItem /by-id/{id}",
-        "delete DropItem": "delete RemoveItem",
-        "error NotFound ItemMissing": "error Gone ItemMissing",
-    }, {})
+    _edit(
+        repo,
+        {
+            '\tBlue = "blue"\n': "",
+            "name  string? @length(2, 50)": "name  string? @length(3, 50)",
+            "note  string?": "note  string",
+            "\tcolor Color?\n": "\tcolour Color?\n",
+            "get GetItem /{id}": "get GetItem /by-id/{id}",
+            "delete DropItem": "delete RemoveItem",
+            "error NotFound ItemMissing": "error Gone ItemMissing",
+        },
+        {},
+    )
     code, lines = _diff(repo, capsys, "--exit-code")
     assert code == 1
     shop = "design/shop.kit"
@@ -167,15 +180,19 @@ def test_every_kind_of_http_break(repo: Path, capsys: pytest.CaptureFixture[str]
 
 
 def test_every_kind_of_proto_break(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _edit(repo, {}, {
-        "rpc Watch(GetRequest) returns (stream Level);": "rpc Watch(GetRequest) returns (Level);",
-        "  rpc Drop(GetRequest) returns (Level);\n": "",
-        "  int32 depth = 2;": "  int32 depth = 5;",
-        "  int64 count = 1;": "  int32 count = 1;",
-        "  string where = 2;": "  string place = 2;",
-        "  string old = 3;\n": "",
-        "  UNIT_BOX = 1;\n": "",
-    })
+    _edit(
+        repo,
+        {},
+        {
+            "rpc Watch(GetRequest) returns (stream Level);": "rpc Watch(GetRequest) returns (Level);",
+            "  rpc Drop(GetRequest) returns (Level);\n": "",
+            "  int32 depth = 2;": "  int32 depth = 5;",
+            "  int64 count = 1;": "  int32 count = 1;",
+            "  string where = 2;": "  string place = 2;",
+            "  string old = 3;\n": "",
+            "  UNIT_BOX = 1;\n": "",
+        },
+    )
     code, lines = _diff(repo, capsys)
     assert code == 0  # without --exit-code
     proto = "design/stock/v1/stock.proto"
@@ -196,7 +213,7 @@ def test_every_kind_of_proto_break(repo: Path, capsys: pytest.CaptureFixture[str
 
 
 def test_a_renamed_method_keeping_its_operation_id_is_safe(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    kit = KIT.replace("\tpost CreateItem", "\t@operationId(\"CreateItem\")\n\tpost CreateItem")
+    kit = KIT.replace("\tpost CreateItem", '\t@operationId("CreateItem")\n\tpost CreateItem')
     (repo / "design/shop.kit").write_text(kit)
     _git(repo, "commit", "-qam", "explicit id")
     (repo / "design/shop.kit").write_text(kit.replace("post CreateItem", "post AddItem"))
@@ -214,12 +231,14 @@ def test_a_removed_file_is_reported_at_the_baseline(repo: Path, capsys: pytest.C
     assert code == 1
     was = "main:design/stock/v1/stock.proto"
     assert f"{was}:5:9: warning breaking/removed: service stock.v1.Stock was removed" in lines
-    assert (f"{was}:11:9: warning breaking/removed: message stock.v1.GetRequest was removed (in the request of "
-            "stock.v1.Stock/Drop, stock.v1.Stock/Get, stock.v1.Stock/Watch)") in lines
+    assert (
+        f"{was}:11:9: warning breaking/removed: message stock.v1.GetRequest was removed (in the request of "
+        "stock.v1.Stock/Drop, stock.v1.Stock/Get, stock.v1.Stock/Watch)"
+    ) in lines
 
 
 def test_the_work_tree_is_untouched_and_the_output_is_stable(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _edit(repo, {"\tBlue = \"blue\"\n": ""}, {"  UNIT_BOX = 1;\n": ""})
+    _edit(repo, {'\tBlue = "blue"\n': ""}, {"  UNIT_BOX = 1;\n": ""})
     status = _git(repo, "status", "--porcelain")
     first = _diff(repo, capsys)
     assert _diff(repo, capsys) == first and len(first[1]) == 2
@@ -236,7 +255,7 @@ def test_errors_are_reported(repo: Path, capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_exit_code_from_the_command_line(repo: Path) -> None:
-    _edit(repo, {"\tBlue = \"blue\"\n": ""}, {})
+    _edit(repo, {'\tBlue = "blue"\n': ""}, {})
     cmd = [sys.executable, "-m", "kit_core.cli", "diff", "main", "--exit-code"]
     proc = subprocess.run(cmd, cwd=repo / "design", capture_output=True, text=True, check=False)
     assert proc.returncode == 1, proc.stderr

@@ -56,26 +56,53 @@ SARIF = {
         "runs": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/run"}},
     },
     "$defs": {
-        "message": {"type": "object", "anyOf": [{"required": ["text"]}, {"required": ["id"]}],
-                    "properties": {"text": {"type": "string", "minLength": 1}}},
+        "message": {
+            "type": "object",
+            "anyOf": [{"required": ["text"]}, {"required": ["id"]}],
+            "properties": {"text": {"type": "string", "minLength": 1}},
+        },
         "run": {
             "type": "object",
             "required": ["tool"],
             "properties": {
-                "tool": {"type": "object", "required": ["driver"], "properties": {"driver": {
-                    "type": "object", "required": ["name"],
-                    "properties": {"name": {"type": "string"}, "version": {"type": "string"},
-                                   "rules": {"type": "array", "items": {"$ref": "#/$defs/rule"}}}}}},
+                "tool": {
+                    "type": "object",
+                    "required": ["driver"],
+                    "properties": {
+                        "driver": {
+                            "type": "object",
+                            "required": ["name"],
+                            "properties": {
+                                "name": {"type": "string"},
+                                "version": {"type": "string"},
+                                "rules": {"type": "array", "items": {"$ref": "#/$defs/rule"}},
+                            },
+                        }
+                    },
+                },
                 "results": {"type": "array", "items": {"$ref": "#/$defs/result"}},
                 "columnKind": {"enum": ["utf16CodeUnits", "unicodeCodePoints"]},
-                "originalUriBaseIds": {"type": "object", "additionalProperties": {
-                    "type": "object", "properties": {"uri": {"type": "string", "format": "uri-reference"}}}},
+                "originalUriBaseIds": {
+                    "type": "object",
+                    "additionalProperties": {
+                        "type": "object",
+                        "properties": {"uri": {"type": "string", "format": "uri-reference"}},
+                    },
+                },
             },
         },
-        "rule": {"type": "object", "required": ["id"], "properties": {
-            "id": {"type": "string"}, "shortDescription": {"$ref": "#/$defs/message"},
-            "defaultConfiguration": {"type": "object", "properties": {
-                "level": {"enum": ["none", "note", "warning", "error"]}}}}},
+        "rule": {
+            "type": "object",
+            "required": ["id"],
+            "properties": {
+                "id": {"type": "string"},
+                "shortDescription": {"$ref": "#/$defs/message"},
+                "defaultConfiguration": {
+                    "type": "object",
+                    "properties": {"level": {"enum": ["none", "note", "warning", "error"]}},
+                },
+            },
+        },
         "result": {
             "type": "object",
             "required": ["message"],
@@ -88,16 +115,33 @@ SARIF = {
                 "relatedLocations": {"type": "array", "items": {"$ref": "#/$defs/location"}},
             },
         },
-        "location": {"type": "object", "properties": {"physicalLocation": {
-            "type": "object", "anyOf": [{"required": ["artifactLocation"]}, {"required": ["address"]}],
+        "location": {
+            "type": "object",
             "properties": {
-                "artifactLocation": {"type": "object", "properties": {"uri": {"type": "string",
-                                                                              "format": "uri-reference"},
-                                                                      "uriBaseId": {"type": "string"}}},
-                "region": {"type": "object", "properties": {
-                    "startLine": {"type": "integer", "minimum": 1}, "startColumn": {"type": "integer", "minimum": 1},
-                    "endLine": {"type": "integer", "minimum": 1}, "endColumn": {"type": "integer", "minimum": 1}}},
-            }}}},
+                "physicalLocation": {
+                    "type": "object",
+                    "anyOf": [{"required": ["artifactLocation"]}, {"required": ["address"]}],
+                    "properties": {
+                        "artifactLocation": {
+                            "type": "object",
+                            "properties": {
+                                "uri": {"type": "string", "format": "uri-reference"},
+                                "uriBaseId": {"type": "string"},
+                            },
+                        },
+                        "region": {
+                            "type": "object",
+                            "properties": {
+                                "startLine": {"type": "integer", "minimum": 1},
+                                "startColumn": {"type": "integer", "minimum": 1},
+                                "endLine": {"type": "integer", "minimum": 1},
+                                "endColumn": {"type": "integer", "minimum": 1},
+                            },
+                        },
+                    },
+                }
+            },
+        },
     },
 }
 
@@ -105,8 +149,12 @@ SARIF = {
 @pytest.fixture
 def repo(make_repo: MakeRepo) -> Any:
     repo = make_repo({SHOP: KIT})
-    repo.edit(SHOP, ("\tcurrency string\n", ""), ("\tsku   string\n", "\tsku   string\n\tnote  string\n"),
-              ("event Quoted", "@contract(\"prices.quoted\")\nevent Quoted"))
+    repo.edit(
+        SHOP,
+        ("\tcurrency string\n", ""),
+        ("\tsku   string\n", "\tsku   string\n\tnote  string\n"),
+        ("event Quoted", '@contract("prices.quoted")\nevent Quoted'),
+    )
     return repo
 
 
@@ -132,10 +180,13 @@ def test_json(repo: Any, capsys: pytest.CaptureFixture[str]) -> None:
         {"path": "price.currency", "side": "request", "via": "Prices.CreateQuote"},
         {"path": "price.currency", "side": "response", "via": "Prices.CreateQuote"},
     ]
-    assert money["text"] == ("field currency of Money was removed (at price.currency in the request of "
-                             "Prices.CreateQuote and the response of Prices.CreateQuote)")
+    assert money["text"] == (
+        "field currency of Money was removed (at price.currency in the request of "
+        "Prices.CreateQuote and the response of Prices.CreateQuote)"
+    )
     assert note["was"] is None and note["message"] == note["text"] == (
-        'request field note (body "note") of Prices.CreateQuote is new and required')
+        'request field note (body "note") of Prices.CreateQuote is new and required'
+    )
     assert note["reaches"] == [{"path": "note", "side": "request", "via": "Prices.CreateQuote"}]
     assert event["was"] == {"ref": "main", "file": SHOP, "line": 13, "column": 7}
 
@@ -147,8 +198,9 @@ def test_sarif(repo: Any, capsys: pytest.CaptureFixture[str]) -> None:
     rules = run["tool"]["driver"]["rules"]
     assert [r["id"] for r in rules] == list(CODES) and all(r["shortDescription"]["text"] for r in rules)
     now = (repo.root / SHOP).read_text().splitlines()
-    then = subprocess.run(["git", "show", f"main:{SHOP}"], cwd=repo.root, capture_output=True, text=True,
-                          check=True).stdout.splitlines()
+    then = subprocess.run(
+        ["git", "show", f"main:{SHOP}"], cwd=repo.root, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
     seen = []
     for result in run["results"]:
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"] and result["level"] == "warning"
@@ -156,7 +208,7 @@ def test_sarif(repo: Any, capsys: pytest.CaptureFixture[str]) -> None:
         artifact, region = loc["physicalLocation"]["artifactLocation"], loc["physicalLocation"]["region"]
         assert artifact == {"uri": SHOP, "uriBaseId": "SRCROOT"}
         lines = now if "endLine" in region else then  # a change with nothing left points at the baseline
-        text = lines[region["startLine"] - 1][region["startColumn"] - 1:]
+        text = lines[region["startLine"] - 1][region["startColumn"] - 1 :]
         seen.append((result["ruleId"], text.split()[0]))
     assert seen == [("breaking/removed", "Money"), ("breaking/required", "note"), ("breaking/removed", "Quoted")]
     assert run["results"][0]["message"]["text"].startswith("field currency of Money was removed (at price.currency")
@@ -172,8 +224,9 @@ def test_generated_code_beside_the_design_changes_nothing(repo: Any, kit_diff: D
     (clients / "client.ts").write_text("export interface Money { amount: number }\n")
     assert kit_diff(repo)[1] == before
     subprocess.run(["git", "add", "-A"], cwd=repo.root, check=True)
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "generated"],
-                   cwd=repo.root, check=True)
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "generated"], cwd=repo.root, check=True
+    )
     (clients / "shop.proto").unlink()  # generated code gone or changed since the ref: still nothing
     (clients / "client.ts").write_text("// regenerated\n")
     assert main(["diff", "HEAD", str(repo.root / "design"), "--exit-code"]) == 0
@@ -187,5 +240,11 @@ def test_a_message_lists_a_few_paths_and_json_all() -> None:
     change = Change("breaking/removed", "field x of T was removed", None, None, reaches)
     assert change.text.endswith("; at f07.x in the request of S.M; and at 3 more paths)")
     assert change.text.count(" in the request of S.M") == SHOWN
-    assert len(as_json([Change("breaking/removed", "m", None, Place("main", "a.kit", 1, 1), reaches)], "main",
-                       "/")["changes"][0]["reaches"]) == SHOWN + 3
+    assert (
+        len(
+            as_json([Change("breaking/removed", "m", None, Place("main", "a.kit", 1, 1), reaches)], "main", "/")[
+                "changes"
+            ][0]["reaches"]
+        )
+        == SHOWN + 3
+    )

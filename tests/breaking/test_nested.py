@@ -144,10 +144,14 @@ service Prices {
     repo = make_repo({SHOP: kit})
     repo.edit(SHOP, ("\tcurrency string\n", ""))
     code, lines, err = kit_diff(repo, "--exit-code")
-    assert (code, lines) == (1, [
-        f"{SHOP}:3:6: warning breaking/removed: field currency of Money was removed (at price.currency in the "
-        "request of Prices.CreateQuote, Prices.UpdateQuote and the response of Prices.CreateQuote, Prices.UpdateQuote)",
-    ])
+    assert (code, lines) == (
+        1,
+        [
+            f"{SHOP}:3:6: warning breaking/removed: field currency of Money was removed (at price.currency in the "
+            "request of Prices.CreateQuote, Prices.UpdateQuote and the response of Prices.CreateQuote, "
+            "Prices.UpdateQuote)",
+        ],
+    )
     assert "1 change breaks clients since main" in err
 
 
@@ -175,8 +179,8 @@ def test_a_type_argument_changes_what_its_instance_carries(repo: Any, kit_diff: 
     assert kit_diff(repo)[1] == [
         f"{SHOP}:23:6: warning breaking/removed: field amount of {owner} was removed (at history.items[].amount in "
         f"{BOTH})",
-        f"{SHOP}:24:2: warning breaking/renamed: field currency of {owner} was renamed to sku (body \"currency\" is "
-        f"now body \"sku\") (at history.items[].currency in {BOTH})",
+        f'{SHOP}:24:2: warning breaking/renamed: field currency of {owner} was renamed to sku (body "currency" is '
+        f'now body "sku") (at history.items[].currency in {BOTH})',
         f"{SHOP}:25:2: warning breaking/required: field qty of {owner} is new and required (at history.items[].qty in "
         f"{SENT})",
         f"{SHOP}:26:2: warning breaking/required: field price of {owner} is new and required (at "
@@ -187,9 +191,9 @@ def test_a_type_argument_changes_what_its_instance_carries(repo: Any, kit_diff: 
 def test_enum_values_reached_through_nesting_break_what_clients_send(repo: Any, kit_diff: Diff) -> None:
     # Tier travels inside Line (in requests and event payloads); Stage only in a response,
     # where a value that is gone is one the client never receives again
-    repo.edit(SHOP, ("\tSilver = \"silver\"\n", ""), ("\tFinal = \"final\"\n", ""))
+    repo.edit(SHOP, ('\tSilver = "silver"\n', ""), ('\tFinal = "final"\n', ""))
     assert kit_diff(repo)[1] == [
-        f"{SHOP}:8:6: warning breaking/removed: enum value Tier.Silver (\"silver\") was removed (at [].tier in event "
+        f'{SHOP}:8:6: warning breaking/removed: enum value Tier.Silver ("silver") was removed (at [].tier in event '
         f"shop.lines.repriced; at bySku{{}}.tier in {SENT}; at lines[].tier in {SENT}; at tier in the request of "
         "Orders.ListLines)",
     ]
@@ -206,13 +210,13 @@ def test_error_bodies_are_compared_as_responses(repo: Any, kit_diff: Diff) -> No
 
 
 def test_event_payloads(repo: Any, kit_diff: Diff) -> None:
-    repo.edit(SHOP, ("\tnote    string?", "\tnote    int64?"), ("@contract(\"shop.lines.repriced\")", ""))
+    repo.edit(SHOP, ("\tnote    string?", "\tnote    int64?"), ('@contract("shop.lines.repriced")', ""))
     assert kit_diff(repo)[1] == [
         f"{SHOP}:51:2: warning breaking/type: field note of Order changed type from string to int64 (at note in "
         "event shop.Placed)",
-        f"{SHOP}:51:2: warning breaking/type: request field note (body \"note\") of Orders.Place changed type from "
+        f'{SHOP}:51:2: warning breaking/type: request field note (body "note") of Orders.Place changed type from '
         "string to int64",
-        f"{SHOP}:51:2: warning breaking/type: response field note (body \"note\") of Orders.Place changed type from "
+        f'{SHOP}:51:2: warning breaking/type: response field note (body "note") of Orders.Place changed type from '
         "string to int64",
         "main:design/shop.kit:73:7: warning breaking/removed: event shop.lines.repriced was removed (or its "
         "@contract changed)",
@@ -235,9 +239,12 @@ def test_recursive_types_end_where_they_meet_themselves(repo: Any, kit_diff: Dif
 
 
 def test_direction_rules_of_required_fields_and_validators(repo: Any, kit_diff: Diff) -> None:
-    repo.edit(SHOP, ("\tcurrency string\n", "\tcurrency string?\n"),
-              ("\tqty   int32\n", "\tqty   int32\n\tcode  string\n\tgift  bool?\n"),
-              ("@minLength(1)", "@minLength(2)"))
+    repo.edit(
+        SHOP,
+        ("\tcurrency string\n", "\tcurrency string?\n"),
+        ("\tqty   int32\n", "\tqty   int32\n\tcode  string\n\tgift  bool?\n"),
+        ("@minLength(1)", "@minLength(2)"),
+    )
     received = "event shop.Placed and the response of Orders.Place"
     repriced = "event shop.lines.repriced"
     assert kit_diff(repo)[1] == [
@@ -253,31 +260,36 @@ def test_direction_rules_of_required_fields_and_validators(repo: Any, kit_diff: 
 
 
 def test_nested_types_and_wire_names(repo: Any, kit_diff: Diff) -> None:
-    repo.edit(SHOP, ("\tamount   int64\n", "\tamount   int32\n"),
-              ("\treason string\n", "\treason string @json(\"why\")\n"))
+    repo.edit(
+        SHOP, ("\tamount   int64\n", "\tamount   int32\n"), ("\treason string\n", '\treason string @json("why")\n')
+    )
     assert kit_diff(repo)[1] == [
         f"{SHOP}:19:2: warning breaking/type: field amount of Money changed type from int64 to int32 (at "
         f"[].price.amount in event shop.lines.repriced; at bySku{{}}.price.amount in {BOTH}; at "
         f"history.items[].amount in {BOTH}; at lines[].price.amount in {BOTH}; at page.items[].price.amount in the "
         "response of Orders.ListLines)",
-        f"{SHOP}:60:2: warning breaking/wire: field reason of Detail travels as body \"why\" (was body \"reason\") "
+        f'{SHOP}:60:2: warning breaking/wire: field reason of Detail travels as body "why" (was body "reason") '
         "(at detail.reason in error Missing of Orders.ListLines)",
     ]
 
 
 def test_renamed_retyped_and_newly_required_below_the_top(repo: Any, kit_diff: Diff) -> None:
-    repo.edit(SHOP, ("\tname     string\n", "\tlabel    string\n"),
-              ("\tbySku   map<string, Line>?", "\tbySku   map<int32, Line>?"),
-              ("\ttier  Tier?", "\ttier  Tier"), ("\tcode   int32\n", "\tcode   int32[]\n"))
+    repo.edit(
+        SHOP,
+        ("\tname     string\n", "\tlabel    string\n"),
+        ("\tbySku   map<string, Line>?", "\tbySku   map<int32, Line>?"),
+        ("\ttier  Tier?", "\ttier  Tier"),
+        ("\tcode   int32\n", "\tcode   int32[]\n"),
+    )
     change = "changed type from map<string, Line> to map<int32, Line>"
     assert kit_diff(repo)[1] == [  # (bySku's elements are no longer compared: their key changed)
         f"{SHOP}:27:2: warning breaking/required: field tier of Line became required (at [].tier in event "
         f"shop.lines.repriced; at lines[].tier in {SENT})",
-        f"{SHOP}:41:2: warning breaking/renamed: field name of Node was renamed to label (body \"name\" is now body "
-        f"\"label\") (at tree.children[].name in {BOTH}; at tree.name in {BOTH})",
+        f'{SHOP}:41:2: warning breaking/renamed: field name of Node was renamed to label (body "name" is now body '
+        f'"label") (at tree.children[].name in {BOTH}; at tree.name in {BOTH})',
         f"{SHOP}:47:2: warning breaking/type: field bySku of Order {change} (at bySku in event shop.Placed)",
-        f"{SHOP}:47:2: warning breaking/type: request field bySku (body \"bySku\") of Orders.Place {change}",
-        f"{SHOP}:47:2: warning breaking/type: response field bySku (body \"bySku\") of Orders.Place {change}",
+        f'{SHOP}:47:2: warning breaking/type: request field bySku (body "bySku") of Orders.Place {change}',
+        f'{SHOP}:47:2: warning breaking/type: response field bySku (body "bySku") of Orders.Place {change}',
         f"{SHOP}:61:2: warning breaking/type: field code of Detail changed type from int32 to int32[] (at "
         "detail.code in error Missing of Orders.ListLines)",
     ]
@@ -286,15 +298,18 @@ def test_renamed_retyped_and_newly_required_below_the_top(repo: Any, kit_diff: D
 def test_what_does_not_break_a_client(repo: Any, kit_diff: Diff) -> None:
     # optional fields added at any depth, a wider validator, a new enum value, a value gone
     # from a response-only enum, a type renamed with the same shape, a scalar for its primitive
-    repo.edit(SHOP, ("\tqty   int32\n", "\tqty   int32\n\tgift  bool?\n"),
-              ("@minLength(1)", "@minLength(0)"),
-              ("\tSilver = \"silver\"\n", "\tSilver = \"silver\"\n\tBronze = \"bronze\"\n"),
-              ("\tFinal = \"final\"\n", ""),
-              ("type Money {", "scalar Code string\n\ntype Cash {"),
-              ("\tcurrency string\n", "\tcurrency Code\n"),
-              ("\tprice Money\n", "\tprice Cash\n"),
-              ("Page<Money>", "Page<Cash>"),
-              ("\treason string\n", "\treason string\n\thint   string?\n"))
+    repo.edit(
+        SHOP,
+        ("\tqty   int32\n", "\tqty   int32\n\tgift  bool?\n"),
+        ("@minLength(1)", "@minLength(0)"),
+        ('\tSilver = "silver"\n', '\tSilver = "silver"\n\tBronze = "bronze"\n'),
+        ('\tFinal = "final"\n', ""),
+        ("type Money {", "scalar Code string\n\ntype Cash {"),
+        ("\tcurrency string\n", "\tcurrency Code\n"),
+        ("\tprice Money\n", "\tprice Cash\n"),
+        ("Page<Money>", "Page<Cash>"),
+        ("\treason string\n", "\treason string\n\thint   string?\n"),
+    )
     assert kit_diff(repo, "--exit-code")[:2] == (0, [])
 
 
@@ -370,8 +385,10 @@ service S {
     repo.edit(SHOP, ("\tkids  Tree<Tree<T>>[]?\n", "\tkids  Tree<T>[]?\n"))
     code, lines, _ = kit_diff(repo)
     assert code == 0 and 1 <= len(lines) <= 32
-    assert lines[-1].endswith("changed type from Tree<string> to string (at tree.kids[].value in the request of "
-                              "S.Put and the response of S.Put)")
+    assert lines[-1].endswith(
+        "changed type from Tree<string> to string (at tree.kids[].value in the request of "
+        "S.Put and the response of S.Put)"
+    )
 
 
 def test_an_error_header_is_known_by_its_header_name(make_repo: MakeRepo, kit_diff: Diff) -> None:

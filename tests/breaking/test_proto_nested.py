@@ -52,16 +52,25 @@ def _at(field: str) -> str:
     """Where a field of Order.Line travels: Order is Place's request and Watch's response,
     and inside Receipt (Place's response, Watch's request) as `order`."""
     place, watch = "shop.v1.Orders/Place", "shop.v1.Orders/Watch"
-    outer, inner = f"the request of {place} and the response of {watch}", f"the request of {watch} and the " \
-        f"response of {place}"
-    return (f"at by_sku{{}}.{field} in {outer}; at lines[].{field} in {outer}; at order.by_sku{{}}.{field} in {inner}; "
-            f"at order.lines[].{field} in {inner}")
+    outer, inner = (
+        f"the request of {place} and the response of {watch}",
+        f"the request of {watch} and the response of {place}",
+    )
+    return (
+        f"at by_sku{{}}.{field} in {outer}; at lines[].{field} in {outer}; at order.by_sku{{}}.{field} in {inner}; "
+        f"at order.lines[].{field} in {inner}"
+    )
 
 
 def test_nested_messages_and_enums(make_repo: MakeRepo, kit_diff: Diff) -> None:
     repo = make_repo({FILE: PROTO})
-    repo.edit(FILE, ("    int32 qty = 2;\n", ""), ("    string sku = 1;", "    string sku = 4;"),
-              ("    KIND_BOX = 1;\n", ""), ("    Kind kind = 3;", "    int64 kind = 3;"))
+    repo.edit(
+        FILE,
+        ("    int32 qty = 2;\n", ""),
+        ("    string sku = 1;", "    string sku = 4;"),
+        ("    KIND_BOX = 1;\n", ""),
+        ("    Kind kind = 3;", "    int64 kind = 3;"),
+    )
     code, lines, _ = kit_diff(repo, "--exit-code")
     assert code == 1
     assert lines == [
@@ -80,8 +89,10 @@ def test_recursive_messages_end_where_they_meet_themselves(make_repo: MakeRepo, 
     repo = make_repo({FILE: PROTO})
     repo.edit(FILE, ("  string name = 1;", "  bytes name = 1;"))
     place, watch = "shop.v1.Orders/Place", "shop.v1.Orders/Watch"
-    outer, inner = f"the request of {place} and the response of {watch}", f"the request of {watch} and the " \
-        f"response of {place}"
+    outer, inner = (
+        f"the request of {place} and the response of {watch}",
+        f"the request of {watch} and the response of {place}",
+    )
     assert kit_diff(repo)[1] == [
         f"{FILE}:26:9: warning breaking/type: type of field shop.v1.Node.name changed from string to bytes (at "
         f"order.tree.children[].name in {inner}; at order.tree.name in {inner}; at tree.children[].name in {outer}; "

@@ -15,9 +15,7 @@ from kit_core.manifest import STARTER
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "kit_core.cli", *args], cwd=cwd, capture_output=True, text=True
-    )
+    return subprocess.run([sys.executable, "-m", "kit_core.cli", *args], cwd=cwd, capture_output=True, text=True)
 
 
 def test_version_and_help() -> None:
@@ -37,9 +35,7 @@ def test_bad_flag_exits_1() -> None:
     assert run("gen", "--nope").returncode == 1
 
 
-def test_init_writes_manifest_and_never_overwrites(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_init_writes_manifest_and_never_overwrites(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "design" / "kit.design.yaml"
     assert main(["init", str(tmp_path / "design")]) == 0
     assert target.read_text() == STARTER
@@ -184,6 +180,12 @@ def test_gen_from_inside_the_project_and_summaries_that_add_up(tmp_path: Path) -
         assert total == regen + yours and regen == written + unchanged and yours == created + kept
     assert a[0] == b[0] and a[1] == b[1] and a[4] == b[4]  # the same files, run after run
     assert (a[5], a[6]) == (a[4], 0) and (b[2], b[5], b[6]) == (0, 0, b[4])  # created, then kept
-    owned = [p for p in root.rglob("*") if p.is_file() and "design" not in p.parts
-             and p.name not in ("go.mod", "go.sum") and "third_party" not in p.parts]
+    owned = [
+        p
+        for p in root.rglob("*")
+        if p.is_file()
+        and "design" not in p.parts
+        and p.name not in ("go.mod", "go.sum")
+        and "third_party" not in p.parts
+    ]
     assert a[0] == len(owned)  # every file kit generates, counted once (its runtime copy is not output)

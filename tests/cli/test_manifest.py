@@ -35,9 +35,7 @@ def test_contracts_kind_moves_defaults_under_gen() -> None:
 
 def test_unknown_key_warns_with_its_line() -> None:
     _, diags = parse_manifest("kit.design.yaml", "openapi:\n  title: T\n  colour: red\n")
-    assert [(d.code, d.severity.value, d.span.start_line) for d in diags] == [
-        ("manifest/unknown-key", "warning", 2)
-    ]
+    assert [(d.code, d.severity.value, d.span.start_line) for d in diags] == [("manifest/unknown-key", "warning", 2)]
     assert diags[0].message == "openapi.colour is not a manifest key and is ignored"
 
 
@@ -76,9 +74,7 @@ def test_file_case_and_kind_values() -> None:
 def test_event_targets() -> None:
     m, diags = parse_manifest("kit.design.yaml", "events:\n  targets:\n    - lang: go\n      out: ./ev\n")
     assert diags == [] and m.events_targets is not None and m.events_targets[0].out == "./ev"
-    assert [c for c, _ in codes("events:\n  targets:\n    - lang: rust\n      out: ./x\n")] == [
-        "manifest/value"
-    ]
+    assert [c for c, _ in codes("events:\n  targets:\n    - lang: rust\n      out: ./x\n")] == ["manifest/value"]
     assert [c for c, _ in codes("events:\n  targets:\n    - lang: go\n")] == ["manifest/value"]
 
 

@@ -204,7 +204,8 @@ def test_a_design_package_named_like_a_local_variable_is_imported_under_another_
     design.mkdir()
     (design / "kit.design.yaml").write_text("output:\n  types: ./internal/types\n")
     (design / "body.kit").write_text("package body\n\ntype Thing {\n\tname string\n}\n")
-    (design / "a.kit").write_text("package a\n\nservice S {\n\tpost Make /make {\n\t\trequest body.Thing\n"
-                                  "\t\tresponse body.Thing\n\t}\n}\n")
+    (design / "a.kit").write_text(
+        "package a\n\nservice S {\n\tpost Make /make {\n\t\trequest body.Thing\n\t\tresponse body.Thing\n\t}\n}\n"
+    )
     text = generate_files(design)["client/s_client.go"]
     assert 'body2 "example.com/app/internal/types/body"' in text and "resp := new(body2.Thing)" in text

@@ -78,7 +78,10 @@ def test_a_fresh_http_stub_answers_501(service: Service, method: str, path: str,
 def test_a_fresh_grpc_stub_answers_unimplemented_with_the_same_words(service: Service) -> None:
     out = subprocess.run(
         ["grpcurl", "-plaintext", "-format-error", "-d", '{"id":"n1"}', service.grpc, "notes.v1.Notes/GetNote"],
-        capture_output=True, text=True, timeout=30, check=False,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
     )
     assert out.returncode != 0
     err = json.loads(out.stdout or out.stderr)
@@ -119,12 +122,22 @@ def test_a_listener_that_cannot_bind_names_the_setting(fresh: Built, tmp_path: P
     try:
         assert first.base == f"http://{http}" and first.grpc == grpc
         for name, config, wanted in (
-            ("metrics", _config(http, grpc, metrics), f"metrics listener: listen tcp {metrics}: bind: "
-             "address already in use (set metrics.adminAddr, or empty to disable)"),
-            ("http", _config(http, grpc, ""), f"http listener: listen tcp {http}: bind: "
-             "address already in use (set server.addr)"),
-            ("grpc", _config("127.0.0.1:0", grpc, ""), f"grpc listener: listen tcp {grpc}: bind: "
-             "address already in use (set grpc.addr)"),
+            (
+                "metrics",
+                _config(http, grpc, metrics),
+                f"metrics listener: listen tcp {metrics}: bind: "
+                "address already in use (set metrics.adminAddr, or empty to disable)",
+            ),
+            (
+                "http",
+                _config(http, grpc, ""),
+                f"http listener: listen tcp {http}: bind: address already in use (set server.addr)",
+            ),
+            (
+                "grpc",
+                _config("127.0.0.1:0", grpc, ""),
+                f"grpc listener: listen tcp {grpc}: bind: address already in use (set grpc.addr)",
+            ),
         ):
             path = tmp_path / f"{name}.yaml"
             path.write_text(config)

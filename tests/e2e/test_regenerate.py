@@ -68,28 +68,41 @@ def test_notices_name_the_edit_that_keeps_it_compiling(todo_built: Built, tmp_pa
     manifest = root / "design/kit.design.yaml"
     manifest.write_text(manifest.read_text().replace("output:\n", "output:\n  fileCase: kebab\n", 1))
     old = "internal/middleware/request_log_middleware.go"
-    rename = (old, "declares NewRequestLogMiddleware, like the scaffold kit now names request-log-middleware.go "
-              "(output.fileCase or a rename changed the file name); kit did not write "
-              "internal/middleware/request-log-middleware.go, which would not compile beside it - rename this "
-              "file to request-log-middleware.go")
+    rename = (
+        old,
+        "declares NewRequestLogMiddleware, like the scaffold kit now names request-log-middleware.go "
+        "(output.fileCase or a rename changed the file name); kit did not write "
+        "internal/middleware/request-log-middleware.go, which would not compile beside it - rename this "
+        "file to request-log-middleware.go",
+    )
     assert rename in _notices(root)
     assert not (root / "internal/middleware/request-log-middleware.go").exists()
     (root / old).rename(root / "internal/middleware/request-log-middleware.go")
     assert all("rename this file" not in m for _, m in _notices(root))
 
     kit = root / "design/todo.kit"
-    kit.write_text(kit.read_text().replace("middleware RequestLog\n", "middleware Audit\n").replace(
-        "@middlewares(RequestLog)", "@middlewares(Audit)"))
+    kit.write_text(
+        kit.read_text()
+        .replace("middleware RequestLog\n", "middleware Audit\n")
+        .replace("@middlewares(RequestLog)", "@middlewares(Audit)")
+    )
     notices = _notices(root)
     svc = "svccontext/svccontext.go"
-    assert (svc, "sets the middleware RequestLog, which the design no longer declares (its slot left "
-            "middlewares.go, so this file does not compile) - delete the line "
-            "`RequestLog: middleware.NewRequestLogMiddleware(),`") in notices
-    assert (svc, "does not set the middleware Audit, added to the design after this file was written (the "
-            "service refuses to start while a route's middleware is nil) - add "
-            "`Audit: middleware.NewAuditMiddleware(),` to Middlewares in NewServiceContext") in notices
+    assert (
+        svc,
+        "sets the middleware RequestLog, which the design no longer declares (its slot left "
+        "middlewares.go, so this file does not compile) - delete the line "
+        "`RequestLog: middleware.NewRequestLogMiddleware(),`",
+    ) in notices
+    assert (
+        svc,
+        "does not set the middleware Audit, added to the design after this file was written (the "
+        "service refuses to start while a route's middleware is nil) - add "
+        "`Audit: middleware.NewAuditMiddleware(),` to Middlewares in NewServiceContext",
+    ) in notices
     text = (root / svc).read_text()
-    (root / svc).write_text(text.replace("RequestLog: middleware.NewRequestLogMiddleware(),",
-                                         "Audit: middleware.NewAuditMiddleware(),"))
+    (root / svc).write_text(
+        text.replace("RequestLog: middleware.NewRequestLogMiddleware(),", "Audit: middleware.NewAuditMiddleware(),")
+    )
     assert all(p != svc for p, _ in _notices(root))
     run(["go", "build", "./..."], root)

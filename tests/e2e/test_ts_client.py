@@ -42,7 +42,7 @@ def test_a_wrong_call_does_not_type_check(tmp_path: Path) -> None:
         'const c = createClient({ baseUrl: "http://x" });\n'
         'void c.bind({ q: "no id" });\n'
         'void c.check({ tint: "pink" });\n'
-        'void c.fail({ kind: 3 });\n'
+        "void c.fail({ kind: 3 });\n"
     )
     built = compile_client(work, files, None)
     out = built.stdout

@@ -22,9 +22,14 @@ def _open(tmp_path: Path, wait_ms: int, **env: str) -> dict[str, object]:
     (design / "b.kit").write_text("package a\n\ntype U {\n\tname string\n}\n")
     out = tmp_path / "result.json"
     full = isolated_env(
-        tmp_path, KIT_NVIM_RTP=str(NVIM_RTP), KIT_NVIM_OUT=str(out), KIT_FILE=str(design / "a.kit"),
+        tmp_path,
+        KIT_NVIM_RTP=str(NVIM_RTP),
+        KIT_NVIM_OUT=str(out),
+        KIT_FILE=str(design / "a.kit"),
         KIT_FILE2=str(design / "b.kit"),
-        KIT_WAIT_MS=str(wait_ms), PATH=BARE_PATH, **env,
+        KIT_WAIT_MS=str(wait_ms),
+        PATH=BARE_PATH,
+        **env,
     )
     if "VIRTUAL_ENV" not in env:
         full.pop("VIRTUAL_ENV", None)

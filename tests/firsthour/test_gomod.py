@@ -351,9 +351,7 @@ def _design_files(project: Path) -> None:
     )
 
 
-def test_kit_gen_pins_the_runtime_and_docs_only_runs_do_not(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_kit_gen_pins_the_runtime_and_docs_only_runs_do_not(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     project = go_mod(tmp_path / "app")
     _design(project)
     assert main(["gen", "-f", str(project / "design"), "--target", "docs"]) == 0

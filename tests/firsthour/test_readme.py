@@ -108,8 +108,7 @@ def a_transport_module_builds_from_the_wheel_too(session: Session, project: Path
     probe = project / "internal/probe/probe.go"
     probe.parent.mkdir(parents=True)
     probe.write_text(
-        f'package probe\n\nimport "{NATS}"\n\n'
-        "// Connect opens a NATS transport.\nvar Connect = nats.Connect\n"
+        f'package probe\n\nimport "{NATS}"\n\n// Connect opens a NATS transport.\nvar Connect = nats.Connect\n'
     )
     session.shell("go mod tidy && go build ./...")
     assert json.loads(session.shell(f"go list -m -json {NATS}").stdout)["Replace"]["Dir"].endswith("/events/nats")

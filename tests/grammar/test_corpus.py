@@ -53,7 +53,5 @@ def test_tree_sitter_test_passes() -> None:
 
 @pytest.mark.skipif(CLI is None, reason="tree-sitter CLI not installed")
 def test_generated_parser_is_fresh() -> None:
-    run = subprocess.run(
-        ["sh", str(GRAMMAR / "check-generated.sh")], capture_output=True, text=True, timeout=600
-    )
+    run = subprocess.run(["sh", str(GRAMMAR / "check-generated.sh")], capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout + run.stderr

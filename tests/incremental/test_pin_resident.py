@@ -21,9 +21,7 @@ def _age(path: Path) -> None:
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns - 10_000_000_000))
 
 
-def test_a_settled_go_mod_is_not_read_again_until_it_changes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_settled_go_mod_is_not_read_again_until_it_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KIT_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(gomod, "_settled", {})
     project = tmp_path / "app"

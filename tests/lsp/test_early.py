@@ -30,8 +30,9 @@ def _session(root: Path, cache: Path, opened: Path) -> tuple[list[dict[str, Any]
         client.close()
     messages = client.received
     published = [
-        m["params"] for m in messages if m.get("method") == "textDocument/publishDiagnostics"
-        and m["params"]["uri"] == opened.as_uri()
+        m["params"]
+        for m in messages
+        if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == opened.as_uri()
     ]
     logs = [m["params"]["message"] for m in messages if m.get("method") == "window/logMessage"]
     return published, logs

@@ -109,8 +109,6 @@ async def test_signature_help_tracks_the_argument(client: LanguageClient, design
     assert result.active_parameter == 1
 
 
-
-
 async def _format(client: LanguageClient, uri: str) -> list[lsp.TextEdit]:
     opts = lsp.FormattingOptions(tab_size=4, insert_spaces=False)
     edits = await client.text_document_formatting_async(

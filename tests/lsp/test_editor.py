@@ -240,8 +240,14 @@ async def test_code_lenses_and_open(client: LanguageClient, project: Path) -> No
     assert lenses is not None
     titles = [(c.range.start.line, c.command.title) for c in lenses]  # type: ignore[union-attr]
     assert titles == [
-        (22, "stub: TODO"), (22, "open handler"), (22, "open stub"), (22, "open in OpenAPI"),
-        (27, "stub: implemented"), (27, "open handler"), (27, "open stub"), (27, "open in OpenAPI"),
+        (22, "stub: TODO"),
+        (22, "open handler"),
+        (22, "open stub"),
+        (22, "open in OpenAPI"),
+        (27, "stub: implemented"),
+        (27, "open handler"),
+        (27, "open stub"),
+        (27, "open in OpenAPI"),
     ]
     openapi = next(c for c in lenses if c.command.title == "open in OpenAPI")  # type: ignore[union-attr]
     assert openapi.command is not None
@@ -256,7 +262,9 @@ async def test_code_lenses_and_open(client: LanguageClient, project: Path) -> No
     await wait_for_diagnostics(client, rpcs)
     lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(lsp.TextDocumentIdentifier(rpcs)))
     assert lenses is not None and [(c.range.start.line, c.command.title) for c in lenses] == [  # type: ignore[union-attr]
-        (5, "stub: TODO"), (5, "open handler"), (5, "open stub"),
+        (5, "stub: TODO"),
+        (5, "open handler"),
+        (5, "open stub"),
     ]
 
 

@@ -36,7 +36,7 @@ def _position(text: str, index: int) -> lsp.Position:
 @settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
 )
-@example(edits=[(3792, 0, '\n'), (104, 7, 'x')])
+@example(edits=[(3792, 0, "\n"), (104, 7, "x")])
 @given(
     st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 40), st.sampled_from(SNIPPETS)), min_size=1, max_size=8)
 )

@@ -65,7 +65,7 @@ FILES = {
     "design/stock/v1/stock.proto": PROTO,
 }
 
-BODY = "\tl.Info(\"creating\", \"name\", string(req.Name))\n\treturn req, nil\n"
+BODY = '\tl.Info("creating", "name", string(req.Name))\n\treturn req, nil\n'
 
 
 def _project(root: Path) -> Path:
@@ -107,8 +107,14 @@ def test_neovim_shows_hints_lenses_protos_and_carries_a_renamed_stub(tmp_path: P
         (23, "middlewares: Auth"),
     ]
     assert [(lens["line"], lens["title"]) for lens in r["lenses"]] == [
-        (18, "open handler"), (18, "open in OpenAPI"), (18, "open stub"), (18, "stub: TODO"),
-        (23, "open handler"), (23, "open in OpenAPI"), (23, "open stub"), (23, "stub: implemented"),
+        (18, "open handler"),
+        (18, "open in OpenAPI"),
+        (18, "open stub"),
+        (18, "stub: TODO"),
+        (23, "open handler"),
+        (23, "open in OpenAPI"),
+        (23, "open stub"),
+        (23, "stub: implemented"),
     ]
     assert r["shown"]["file"] == str(root / "internal/service/items/create_item.go")
     stub_lines = (root / "internal/service/items/create_item.go").read_text().splitlines()

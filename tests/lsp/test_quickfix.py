@@ -55,8 +55,6 @@ FIXES = {
 }
 
 
-
-
 @pytest.mark.parametrize("case", FIXES)
 async def test_quick_fix(client: LanguageClient, design: Path, case: str) -> None:
     body, code, title = FIXES[case]

@@ -99,8 +99,6 @@ def _position(text: str, needle: str, skip: int = 0) -> lsp.Position:
     return lsp.Position(before.count("\n"), i - (before.rfind("\n") + 1))
 
 
-
-
 def _errors_after(project: Path, texts: dict[str, str]) -> list[str]:
     manifest, _ = parse_manifest(str(project / "kit.design.yaml"), MANIFEST)
     files = [parse_file(path, text) for path, text in texts.items()]

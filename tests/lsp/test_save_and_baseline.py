@@ -64,8 +64,13 @@ FILES = {
 
 
 def _git(root: Path, *args: str) -> None:
-    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t",
-           "PATH": "/usr/bin:/bin"}
+    env = {
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@t",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@t",
+        "PATH": "/usr/bin:/bin",
+    }
     subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, env=env)
 
 
@@ -201,5 +206,3 @@ async def test_a_method_renamed_in_the_editor_keeps_its_code_even_with_new_types
     assert "AddItem(req *types.Item) (*types.Color2, error) {\n" + body in new
     path.write_text(KIT)
     replace_all(client, uri, KIT)
-
-

@@ -42,7 +42,7 @@ PING = {"jsonrpc": "2.0", "id": 7, "method": "ping", "params": None}
         (b"garbage that is no header\r\n", "malformed header"),
         (b"\r\n", "without Content-Length"),
         (b"Content-Type: x\r\n\r\n{}", "without Content-Length"),
-        (b"Content-Length: 50\r\n\r\n{\"a\":", "malformed JSON"),  # truncated: runs into the next one
+        (b'Content-Length: 50\r\n\r\n{"a":', "malformed JSON"),  # truncated: runs into the next one
         (b"Content-Length: 9\r\n\r\nnot json!", "malformed JSON"),
         (b"Content-Length: 2\r\n\r\n[]", "batch"),
         (b'Content-Length: 24\r\n\r\n{"jsonrpc":"1.0","id":1}', "2.0"),

@@ -54,9 +54,7 @@ def test_base_path_server_and_variables() -> None:
     assert d["servers"] == [
         {
             "url": "/api/{version}",
-            "variables": {
-                "version": {"default": "version", "description": "`{version}` of openapi.basePath"}
-            },
+            "variables": {"version": {"default": "version", "description": "`{version}` of openapi.basePath"}},
         }
     ]
     assert list(d["paths"]) == ["/items/{id}"]
@@ -135,9 +133,7 @@ def test_request_body_json_and_none_when_nothing_in_body() -> None:
         "required": True,
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Create"}}},
     }
-    assert schema(d, "Create")["properties"].keys() == {"t", "note"} and schema(d, "Create")["required"] == [
-        "t"
-    ]
+    assert schema(d, "Create")["properties"].keys() == {"t", "note"} and schema(d, "Create")["required"] == ["t"]
     assert "requestBody" not in op(d, "/items/{id}", "put")
     assert "ByID" not in d["components"]["schemas"]  # nothing in its body: no component
 

@@ -75,8 +75,9 @@ def test_an_editor_rename_pairs_stubs_whose_types_changed_too(tmp_path: Path) ->
     root = project(tmp_path)
     generate(root)
     _implement(root)
-    (root / "design/shop.kit").write_text(KIT.replace("CreateItem", "AddItem").replace("response Item\n\t}\n\n\tget",
-                                                                                      "response Money\n\t}\n\n\tget"))
+    (root / "design/shop.kit").write_text(
+        KIT.replace("CreateItem", "AddItem").replace("response Item\n\t}\n\n\tget", "response Money\n\t}\n\n\tget")
+    )
     generate(root, renames={OLD: NEW})
     new = (root / NEW).read_text()
     assert "AddItem(in *types.NewItem) (*types.Money, error) {\n" + BODY.replace("l.Info", "s.Info") in new
@@ -86,8 +87,9 @@ def test_without_a_rename_hint_a_changed_signature_is_a_new_stub(tmp_path: Path)
     root = project(tmp_path)
     generate(root)
     _implement(root)
-    (root / "design/shop.kit").write_text(KIT.replace("CreateItem", "AddItem").replace("request  NewItem",
-                                                                                      "request  Item"))
+    (root / "design/shop.kit").write_text(
+        KIT.replace("CreateItem", "AddItem").replace("request  NewItem", "request  Item")
+    )
     report = generate(root)
     assert "TODO: implement AddItem" in (root / NEW).read_text()
     assert any(n.path == OLD and "renamed or dropped" in n.message for n in report.notices)

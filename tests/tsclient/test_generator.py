@@ -180,7 +180,7 @@ def test_client_sends_every_binding_and_maps_errors(tmp_path: Path) -> None:
     assert "static readonly status = 409;" in clash
     assert 'static readonly keys: readonly string[] | null = ["why"];' in clash
     assert '[["wait", "Retry-After", "header", "n", false]]' in clash
-    assert 'static readonly keys: readonly string[] | null = null;' in client.split("export class Missing ", 1)[1]
+    assert "static readonly keys: readonly string[] | null = null;" in client.split("export class Missing ", 1)[1]
     assert 'static readonly code = "MISSING";' in client
     # an error named like a global the module uses takes its package
     assert "export class ShopRequest extends ApiError<T.ShopRequestBody>" in client

@@ -324,7 +324,7 @@ def _one(
             body = [
                 f"vs := make([]string, 0, len({expr}))",
                 block(f"for _, x := range {expr}", f"vs = append(vs, {fmt})"),
-                sink % f"{strings}.Join(vs, \",\")",
+                sink % f'{strings}.Join(vs, ",")',
             ]
             return block(f"if {expr} != nil", *body)
         return block(f"for _, x := range {expr}", sink % fmt)

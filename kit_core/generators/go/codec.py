@@ -47,9 +47,7 @@ def generate(g: GoGen, pkg: Package) -> OutputFile | None:
     return go_file(path, Owner.REGEN, pkg.name, "json.go.j2", imports, codecs=views)
 
 
-def codec_view(
-    g: GoGen, mapper: TypeMapper, reader: Reader, writer: Writer, decl: TypeDecl, package: str
-) -> CodecView:
+def codec_view(g: GoGen, mapper: TypeMapper, reader: Reader, writer: Writer, decl: TypeDecl, package: str) -> CodecView:
     fields = wire_fields(g, mapper, decl, package)
     params = [p.name for p in decl.params]
     recv = f"{decl.name}[{', '.join(params)}]" if params else decl.name

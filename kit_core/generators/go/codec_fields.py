@@ -45,8 +45,14 @@ def wire_fields(g: GoGen, mapper: TypeMapper, decl: TypeDecl, package: str) -> l
         access = f"v.{path}{facts.go_name}"
         out.append(
             _new_wire(
-                facts.json_key, access, ef.shape, facts.pointer, facts.optional, facts.nullable,
-                facts.default is not None, vc,
+                facts.json_key,
+                access,
+                ef.shape,
+                facts.pointer,
+                facts.optional,
+                facts.nullable,
+                facts.default is not None,
+                vc,
             )  # fmt: skip
         )
     return out

@@ -138,5 +138,3 @@ def struct_tag(f: FieldFacts, pointer: bool) -> str:
     if f.optional:
         key += ",omitempty" if pointer else ",omitzero"
     return f'`json:"{key}"`'
-
-

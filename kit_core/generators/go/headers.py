@@ -32,9 +32,7 @@ def wire_string(design: GoDesign, f: FieldFacts, value: str, imports: ImportSet)
     return f"string({value})"
 
 
-def header_writes(
-    design: GoDesign, fields: list[FieldFacts], recv: str, imports: ImportSet
-) -> list[str]:
+def header_writes(design: GoDesign, fields: list[FieldFacts], recv: str, imports: ImportSet) -> list[str]:
     """Statements writing every header/cookie field of ``recv`` to `w`."""
     out: list[str] = []
     for f in fields:

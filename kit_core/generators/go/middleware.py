@@ -44,6 +44,8 @@ def slots(g: GoGen, decls: list[MiddlewareDecl]) -> OutputFile:
     imports = g.imports()
     imports.std(f"{g.runtime}/server")  # slots are server.Middleware; NotImplemented wraps the server's
     path = f"{g.layout.svccontext_dir}/middlewares.go" if g.layout.svccontext_dir else "middlewares.go"
-    views = [(d.name, decl_doc(d, f"{d.name}Middleware", f"{d.name}Middleware is the slot of the {d.name} middleware."))
-             for d in decls]
+    views = [
+        (d.name, decl_doc(d, f"{d.name}Middleware", f"{d.name}Middleware is the slot of the {d.name} middleware."))
+        for d in decls
+    ]
     return go_file(path, Owner.REGEN, "svccontext", "middlewares.go.j2", imports, middlewares=views)

@@ -59,20 +59,33 @@ def generate(g: GoGen) -> tuple[list[OutputFile], list[Missing]]:
     imports = g.imports()
     mapper = g.mapper(imports, ANSWERS_PACKAGE)
     builder = Builder(g, mapper)
-    answers = [
-        Answer(func_name(s), s.text(), mapper.shape(s), builder.value(s)) for s in shapes
-    ]
+    answers = [Answer(func_name(s), s.text(), mapper.shape(s), builder.value(s)) for s in shapes]
     folder = answers_dir(g)
     for std in ("fmt", "strings", "sync"):
         imports.std(std)
     files = [
-        go_file(f"{folder}/answers.go", Owner.REGEN, ANSWERS_PACKAGE, "mock_answers.go.j2", imports,
-                answers=answers, ptr=PTR),
+        go_file(
+            f"{folder}/answers.go",
+            Owner.REGEN,
+            ANSWERS_PACKAGE,
+            "mock_answers.go.j2",
+            imports,
+            answers=answers,
+            ptr=PTR,
+        ),
     ]
     test_imports = g.imports()
     test_imports.std("testing")
-    files.append(go_file(f"{folder}/answers_test.go", Owner.REGEN, ANSWERS_PACKAGE, "mock_answers_test.go.j2",
-                         test_imports, count=len(answers)))
+    files.append(
+        go_file(
+            f"{folder}/answers_test.go",
+            Owner.REGEN,
+            ANSWERS_PACKAGE,
+            "mock_answers_test.go.j2",
+            test_imports,
+            count=len(answers),
+        )
+    )
     names = {s: func_name(s) for s in shapes}
     files.extend(stub(g, m, names) for m in g.http.methods)
     return files, builder.missing
@@ -96,8 +109,10 @@ def _answer_shapes(g: GoGen) -> list[TypeShape]:
 
 
 def _has_file(g: GoGen, decl: TypeDecl, package: str) -> bool:
-    return any(f.leaf.resolved is not None and f.leaf.resolved.kind is Kind.PRIMITIVE
-               and f.leaf.resolved.name == "file" for f in g.design.flat_fields(decl, package))
+    return any(
+        f.leaf.resolved is not None and f.leaf.resolved.kind is Kind.PRIMITIVE and f.leaf.resolved.name == "file"
+        for f in g.design.flat_fields(decl, package)
+    )
 
 
 def stub(g: GoGen, m: MethodInfo, names: dict[TypeShape, str]) -> OutputFile:

@@ -72,8 +72,14 @@ class Builder:
 
     # ---------------------------------------------------------------- entry
 
-    def value(self, shape: TypeShape, checks: tuple[Decorator, ...] = (), example: Literal | None = None,
-              seed: int = 0, owner: FieldFacts | None = None) -> str:
+    def value(
+        self,
+        shape: TypeShape,
+        checks: tuple[Decorator, ...] = (),
+        example: Literal | None = None,
+        seed: int = 0,
+        owner: FieldFacts | None = None,
+    ) -> str:
         """A Go expression of ``shape`` (without its `?` pointer) passing ``checks``."""
         if shape.array_dims:
             return self._array(shape, checks, example, seed, owner)
@@ -94,8 +100,14 @@ class Builder:
 
     # ---------------------------------------------------------------- containers
 
-    def _array(self, shape: TypeShape, checks: tuple[Decorator, ...], example: Literal | None, seed: int,
-               owner: FieldFacts | None) -> str:
+    def _array(
+        self,
+        shape: TypeShape,
+        checks: tuple[Decorator, ...],
+        example: Literal | None,
+        seed: int,
+        owner: FieldFacts | None,
+    ) -> str:
         elem = shape.element()
         count = 1
         for d in checks:
@@ -107,8 +119,11 @@ class Builder:
         if elem.kind is Kind.TYPE and self._recursive(elem):
             count = 0
         items = example.items if example is not None and example.kind is LiteralKind.ARRAY else ()
-        if items and len(items) >= count and not any(d.name == "maxItems" and len(items) > int(d.args[0].text)
-                                                     for d in checks):
+        if (
+            items
+            and len(items) >= count
+            and not any(d.name == "maxItems" and len(items) > int(d.args[0].text) for d in checks)
+        ):
             count = len(items)
         typ = self.mapper.shape(elem)
         values = [
@@ -145,8 +160,9 @@ class Builder:
         body = self.mapper.qualify(f"{decl.name}Body", package)
         return self._composite(decl, package, {}, body, 0)
 
-    def _composite(self, decl: TypeDecl | ErrorDecl, package: str, params: dict[str, TypeShape | None],
-                   typ: str, seed: int) -> str:
+    def _composite(
+        self, decl: TypeDecl | ErrorDecl, package: str, params: dict[str, TypeShape | None], typ: str, seed: int
+    ) -> str:
         skipped = _exclusive_rest(decl) if isinstance(decl, TypeDecl) else set()
         self._open.append(id(decl))
         parts: list[str] = []
@@ -167,8 +183,9 @@ class Builder:
 
     def _field(self, f: FieldFacts, shape: TypeShape, seed: int) -> str | None:
         """The field's value, or None to leave it out (an optional field that would recurse)."""
-        plain = TypeShape(shape.kind, shape.name, shape.package, shape.decl, shape.args, shape.array_dims, False,
-                          shape.ref)
+        plain = TypeShape(
+            shape.kind, shape.name, shape.package, shape.decl, shape.args, shape.array_dims, False, shape.ref
+        )
         if not plain.array_dims and plain.kind is Kind.TYPE and self._recursive(plain):
             return None  # only an optional (pointer) field can hold its own type
         example = _example(f)
@@ -193,8 +210,9 @@ class Builder:
                     pick = v.name
         return self.mapper.qualify(naming.enum_const(shape.name, pick), shape.package)
 
-    def _primitive(self, prim: str, checks: tuple[Decorator, ...], example: Literal | None, seed: int,
-                   owner: FieldFacts | None) -> str:
+    def _primitive(
+        self, prim: str, checks: tuple[Decorator, ...], example: Literal | None, seed: int, owner: FieldFacts | None
+    ) -> str:
         if prim in ("string", "bytes"):
             text = self._string(checks, example, seed, owner)
             return f"[]byte({go_string(text)})" if prim == "bytes" else go_string(text)
@@ -209,8 +227,9 @@ class Builder:
             return go_string(str(example.value)) if example is not None and example.is_string else '"example"'
         return "nil"  # file: a response never carries one
 
-    def _string(self, checks: tuple[Decorator, ...], example: Literal | None, seed: int,
-                owner: FieldFacts | None) -> str:
+    def _string(
+        self, checks: tuple[Decorator, ...], example: Literal | None, seed: int, owner: FieldFacts | None
+    ) -> str:
         if example is not None and example.is_string and _passes(str(example.value), checks):
             return str(example.value)
         formats = [str(d.args[0].value) for d in checks if d.name == "format"]
@@ -236,7 +255,7 @@ class Builder:
 
 def _elide(expr: str, typ: str) -> str:
     """A composite literal inside a slice or map literal without its type (gofmt -s)."""
-    return expr[len(typ):] if expr.startswith(typ + "{") else expr
+    return expr[len(typ) :] if expr.startswith(typ + "{") else expr
 
 
 def _example(f: FieldFacts) -> Literal | None:
@@ -332,8 +351,11 @@ def _number(prim: str, checks: tuple[Decorator, ...], example: Literal | None, s
             return False
         return step is None or (v / step).denominator == 1
 
-    if example is not None and example.is_number and ok(_frac(example.text)) and (
-        not is_int or _frac(example.text).denominator == 1
+    if (
+        example is not None
+        and example.is_number
+        and ok(_frac(example.text))
+        and (not is_int or _frac(example.text).denominator == 1)
     ):
         return _go_number(prim, _frac(example.text))
     v = Fraction(1 + seed)

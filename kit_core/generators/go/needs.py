@@ -93,11 +93,7 @@ class Needs:
         params = tuple(p.name for p in t.params)
         out = [self.design.resolve(m.ref, pkg, params) for m in t.mixins]
         if not mixins_only:
-            out += [
-                f.leaf.resolved
-                for f in self.design.fields_of(t, pkg)
-                if not f.sensitive
-            ]
+            out += [f.leaf.resolved for f in self.design.fields_of(t, pkg) if not f.sensitive]
         self._leaf_cache[key] = out
         return out
 

@@ -74,9 +74,7 @@ def rpc_method(v: ServiceView, r: Rpc) -> OutputFile:
     req, resp = f"*{n.type(r.request)}", f"*{n.type(r.response)}"
     stream = n.stream(r) if r.kind != "unary" else ""
     path = posixpath.join(v.server_dir, v.rpc_file(r))
-    return go_file(
-        path, Owner.REGEN, v.package, "grpc_rpc.go.j2", n.imports, r=r, req=req, resp=resp, stream=stream
-    )
+    return go_file(path, Owner.REGEN, v.package, "grpc_rpc.go.j2", n.imports, r=r, req=req, resp=resp, stream=stream)
 
 
 def logic_signature(n: Names, r: Rpc) -> tuple[str, str]:

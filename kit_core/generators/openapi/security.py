@@ -42,9 +42,7 @@ class SchemeError(ValueError):
 
 def security_schemes(manifest: Any) -> dict[str, Any]:
     declared = manifest.openapi.security_schemes or {}
-    problems = [
-        f"security scheme {n} needs {f}" for n in sorted(declared) for f in scheme_problems(n, declared[n])
-    ]
+    problems = [f"security scheme {n} needs {f}" for n in sorted(declared) for f in scheme_problems(n, declared[n])]
     if problems:
         raise SchemeError("; ".join(problems))
     return {name: _complete(declared[name]) for name in sorted(declared)}

@@ -93,8 +93,7 @@ def function_names(methods: Sequence[MethodInfo]) -> dict[int, str]:
     first = {id(m): camel(m.method.name) for m in methods}
     counts = Counter(first.values())
     second = {
-        id(m): first[id(m)] if counts[first[id(m)]] == 1 else camel(m.service) + go_name(m.method.name)
-        for m in methods
+        id(m): first[id(m)] if counts[first[id(m)]] == 1 else camel(m.service) + go_name(m.method.name) for m in methods
     }
     counts = Counter(second.values())
     third = {id(m): camel(m.package) + go_name(m.service) + go_name(m.method.name) for m in methods}
@@ -208,4 +207,3 @@ def _doc(info: MethodInfo) -> str:
     if len(text) == 1:
         return f"    /** {text[0]} */\n"
     return "    /**\n" + "".join(f"     * {ln}".rstrip() + "\n" for ln in text) + "     */\n"
-

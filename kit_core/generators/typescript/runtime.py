@@ -12,7 +12,7 @@ rules of the wire live in one place:
   a cookie field from `Set-Cookie` (readable in Node, hidden from browser scripts).
 """
 
-RUNTIME = r'''
+RUNTIME = r"""
 /** How the client reaches the server. */
 export interface ClientOptions {
   /** Scheme, host and port of the server (`http://localhost:8080`); routes carry `openapi.basePath`. */
@@ -240,4 +240,4 @@ export class Transport {
     return doFetch(url, init);
   }
 }
-'''
+"""
