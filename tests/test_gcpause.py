@@ -35,15 +35,15 @@ def test_without_the_policy_the_library_leaves_the_collector_alone(monkeypatch: 
     assert ref() is None  # not kept for a later release
 
 
-def test_the_cli_and_the_language_server_install_the_policy(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_cli_the_language_server_and_the_resident_kit_install_the_policy(monkeypatch: pytest.MonkeyPatch) -> None:
     from kit_core import cli
 
     monkeypatch.setattr(gcpause, "_installed", False)
     assert cli.main(["version"]) == 0
     assert gcpause._installed
-    boot = Path(__file__).resolve().parents[1] / "kit_lsp"
-    for entry in ("boot.py", "worker.py"):
-        assert "gcpause.install()" in (boot / entry).read_text(), entry
+    root = Path(__file__).resolve().parents[1]
+    for entry in ("kit_lsp/startup/boot.py", "kit_lsp/worker.py", "kit_core/daemon/server.py"):
+        assert "gcpause.install()" in (root / entry).read_text(), entry
 
 
 def test_pause_restores_the_collector_and_freezes_what_survived() -> None:

@@ -26,9 +26,9 @@ type Limits struct {
 	DeclaredFileSize int64
 	// Streaming marks a handler that owns its answer and may write it for as
 	// long as it likes (what @passthrough compiles to, for example
-	// server-sent events): the server's write timeout is lifted for its
-	// requests. The handler can set its own deadline with
-	// http.ResponseController.SetWriteDeadline.
+	// server-sent events): the server's write timeout bounds each write rather
+	// than the whole answer, so a stream that keeps moving is never cut, and a
+	// client that stops reading is cut one write timeout after it stopped.
 	Streaming bool
 }
 
@@ -76,11 +76,49 @@ func (lh *limitsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if lh.l.Streaming {
-		// the zero time removes the deadline the server set when it read the head
-		_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+		if pw := streamWriter(w, r); pw != nil {
+			defer pw.arm() // the server's own end of the answer gets a write timeout too
+			w = pw
+		}
 	}
 	lh.next.ServeHTTP(w, r)
 }
+
+// streamWriter returns w with the server's write timeout applied per write:
+// the deadline the server set when it read the head is lifted, and each write
+// or flush gets one write timeout. Nil without a write timeout.
+func streamWriter(w http.ResponseWriter, r *http.Request) *progressWriter {
+	hs, _ := r.Context().Value(http.ServerContextKey).(*http.Server)
+	if hs == nil || hs.WriteTimeout <= 0 {
+		return nil
+	}
+	rc := http.NewResponseController(w)
+	_ = rc.SetWriteDeadline(time.Time{})
+	return &progressWriter{ResponseWriter: w, rc: rc, timeout: hs.WriteTimeout}
+}
+
+// progressWriter pushes the write deadline one timeout ahead of every write.
+type progressWriter struct {
+	http.ResponseWriter
+	rc      *http.ResponseController
+	timeout time.Duration
+}
+
+func (p *progressWriter) arm() { _ = p.rc.SetWriteDeadline(time.Now().Add(p.timeout)) }
+
+func (p *progressWriter) Write(b []byte) (int, error) {
+	p.arm()
+	return p.ResponseWriter.Write(b)
+}
+
+// Flush sends what is buffered, within one write timeout.
+func (p *progressWriter) Flush() {
+	p.arm()
+	_ = p.rc.Flush()
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (p *progressWriter) Unwrap() http.ResponseWriter { return p.ResponseWriter }
 
 // raiseDefaultCap caps r's body at the server default max plus the bytes the
 // design declares for the route's files, in place of the default cap alone.

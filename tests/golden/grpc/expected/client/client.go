@@ -263,6 +263,8 @@ func (c *Client) wait(ctx context.Context, try int) error {
 }
 
 // baseVar is the escaped value of a base path variable.
+//
+//lint:ignore U1000 a helper of the methods some designs have (this design may have none)
 func (c *Client) baseVar(name string) string { return url.PathEscape(c.vars[name]) }
 
 // decode reads a success body with the generated decoder of its type.
@@ -274,6 +276,8 @@ func (c *Client) decode(body []byte, v kitjson.Unmarshaler) error {
 }
 
 // check runs Validate when the client validates requests.
+//
+//lint:ignore U1000 a helper of the methods some designs have (this design may have none)
 func (c *Client) check(validate func() error) error {
 	if !c.validate {
 		return nil
@@ -285,6 +289,8 @@ func (c *Client) check(validate func() error) error {
 }
 
 // jsonBody sets the request's body to v's JSON, written by its generated encoder.
+//
+//lint:ignore U1000 a helper of the methods some designs have (this design may have none)
 func (rq *request) jsonBody(v kitjson.Marshaler) error {
 	data, err := kitjson.Marshal(v)
 	if err != nil {
@@ -295,12 +301,15 @@ func (rq *request) jsonBody(v kitjson.Marshaler) error {
 }
 
 // form writes a multipart body; the first error is kept.
+//
+//lint:ignore U1000 a helper of the methods some designs have (this design may have none)
 type form struct {
 	buf bytes.Buffer
 	w   *multipart.Writer
 	err error
 }
 
+//lint:ignore U1000 a helper of the methods some designs have (this design may have none)
 func newForm() *form {
 	f := &form{}
 	f.w = multipart.NewWriter(&f.buf)
@@ -308,6 +317,8 @@ func newForm() *form {
 }
 
 // text writes a text part.
+//
+//lint:ignore U1000 a helper of the methods some designs have (this design may have none)
 func (f *form) text(name, value string) {
 	if f.err == nil {
 		f.err = f.w.WriteField(name, value)
@@ -315,6 +326,8 @@ func (f *form) text(name, value string) {
 }
 
 // file writes a file part with the file's name and content type (see NewFile).
+//
+//lint:ignore U1000 a helper of the methods some designs have (this design may have none)
 func (f *form) file(name string, fh *multipart.FileHeader) {
 	if f.err != nil || fh == nil {
 		return
@@ -341,6 +354,8 @@ func (f *form) file(name string, fh *multipart.FileHeader) {
 }
 
 // close ends the body and sets it on rq.
+//
+//lint:ignore U1000 a helper of the methods some designs have (this design may have none)
 func (f *form) close(rq *request) error {
 	if f.err == nil {
 		f.err = f.w.Close()
@@ -378,6 +393,8 @@ func NewFile(name, contentType string, content []byte) (*multipart.FileHeader, e
 }
 
 // hasCode reports whether body is a declared error without body fields: {"code": code, ...}.
+//
+//lint:ignore U1000 a helper of the methods some designs have (this design may have none)
 func hasCode(body []byte, code string) bool {
 	var v struct {
 		Code string `json:"code"`
@@ -386,6 +403,8 @@ func hasCode(body []byte, code string) bool {
 }
 
 // decodeBody decodes the body of a declared error into v: every member known, nothing after.
+//
+//lint:ignore U1000 a helper of the methods some designs have (this design may have none)
 func decodeBody(body []byte, v any) bool {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
