@@ -88,13 +88,21 @@ func (lh *limitsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // the deadline the server set when it read the head is lifted, and each write
 // or flush gets one write timeout. Nil without a write timeout.
 func streamWriter(w http.ResponseWriter, r *http.Request) *progressWriter {
-	hs, _ := r.Context().Value(http.ServerContextKey).(*http.Server)
-	if hs == nil || hs.WriteTimeout <= 0 {
+	timeout := writeTimeout(r)
+	if timeout <= 0 {
 		return nil
 	}
 	rc := http.NewResponseController(w)
 	_ = rc.SetWriteDeadline(time.Time{})
-	return &progressWriter{ResponseWriter: w, rc: rc, timeout: hs.WriteTimeout}
+	return &progressWriter{ResponseWriter: w, rc: rc, timeout: timeout}
+}
+
+// writeTimeout is the write timeout of the server serving r (0: none).
+func writeTimeout(r *http.Request) time.Duration {
+	if hs, _ := r.Context().Value(http.ServerContextKey).(*http.Server); hs != nil {
+		return hs.WriteTimeout
+	}
+	return 0
 }
 
 // progressWriter pushes the write deadline one timeout ahead of every write.
@@ -144,11 +152,11 @@ func raiseDefaultCap(w http.ResponseWriter, r *http.Request, max, declared int64
 // longer than it. Nothing happens without a write timeout or when d is well
 // within it.
 func extendWriteDeadline(w http.ResponseWriter, r *http.Request, d time.Duration) {
-	hs, _ := r.Context().Value(http.ServerContextKey).(*http.Server)
-	if hs == nil || hs.WriteTimeout <= 0 || d <= hs.WriteTimeout/2 {
+	timeout := writeTimeout(r)
+	if timeout <= 0 || d <= timeout/2 {
 		return
 	}
-	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(d + hs.WriteTimeout))
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(d + timeout))
 }
 
 // refuseContentLength answers 413 to a request whose Content-Length is
