@@ -18,15 +18,12 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kit_core.generators.base import Notice, OutputFile
 from kit_core.writer.headers import GO_GEN_ONCE, first_line
 from kit_core.writer.host import Host
 from kit_core.writer.roots import output_path
-
-if TYPE_CHECKING:
-    from kit_core.gosource import GoSource
 
 
 def stale_stub_notices(
@@ -71,18 +68,13 @@ def _is_stub(host: Host, path: str) -> bool:
     data = host.read(path)
     if data is None or first_line(data) != GO_GEN_ONCE:
         return False
-    from kit_core.gosource import GoSource  # tree-sitter-go: loaded only when a notice needs it
+    # tree-sitter-go: loaded only when a notice needs it
+    from kit_core.gosource import GoSource
+    from kit_core.stubs.carry import stub_method
 
-    return _declares_method_stub(GoSource.parse(data))
-
-
-def _declares_method_stub(source: GoSource) -> bool:
-    constructors = {f.name for f in source.functions()}
-    return any(
-        m.receiver in (m.name + "Service", m.name + "Logic") and "New" + m.receiver in constructors
-        for m in source.methods()
-        if m.receiver is not None
-    )
+    source = GoSource.parse(data)
+    method = stub_method(source)
+    return method is not None and any(f.name == f"New{method.receiver}" for f in source.functions())
 
 
 def grpc_notices(host: Host, manifest: Any, files: Sequence[Any], swept: set[str]) -> list[Notice]:
