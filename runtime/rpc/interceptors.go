@@ -8,7 +8,6 @@ import (
 	"net/netip"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel/codes"
@@ -131,24 +130,43 @@ func (s *Server) intercepted(desc *grpc.ServiceDesc) *grpc.ServiceDesc {
 }
 
 // decodeWatch passes a call's request decoding through and records whether
-// it failed: such a call is answered as grpc-go answers it, before kit's
-// interceptors would have run (no access line). Watches are pooled, their
-// decode bound once, so watching allocates nothing.
+// it failed: such a call is answered by grpc-go itself (Internal; the
+// transport then ends the call's context) before kit's interceptors would
+// have run when they were grpc-go interceptors, and still gets no access
+// line. Watches are recycled through a free list, their decode bound once,
+// so watching allocates nothing (a channel rather than a sync.Pool, whose
+// random drops under the race detector would make calls allocate).
 type decodeWatch struct {
 	dec    func(any) error
 	failed bool
 	decode func(any) error
 }
 
-var decodeWatches = sync.Pool{New: func() any {
-	w := &decodeWatch{}
-	w.decode = func(m any) error {
-		err := w.dec(m)
-		w.failed = err != nil
-		return err
+var decodeWatches = make(chan *decodeWatch, 256)
+
+func getDecodeWatch(dec func(any) error) *decodeWatch {
+	var w *decodeWatch
+	select {
+	case w = <-decodeWatches:
+	default:
+		w = &decodeWatch{}
+		w.decode = func(m any) error {
+			err := w.dec(m)
+			w.failed = err != nil
+			return err
+		}
 	}
+	w.dec, w.failed = dec, false
 	return w
-}}
+}
+
+func putDecodeWatch(w *decodeWatch) {
+	w.dec = nil
+	select {
+	case decodeWatches <- w:
+	default:
+	}
+}
 
 // serveUnary is recovery (outermost) → access log → timeout → Use'd
 // interceptors → handler (which decodes the request first). A handler
@@ -156,8 +174,7 @@ var decodeWatches = sync.Pool{New: func() any {
 // response dropped.
 func (s *Server) serveUnary(method string, handler grpc.MethodHandler, srv any, ctx context.Context, dec func(any) error, next grpc.UnaryServerInterceptor) (resp any, err error) {
 	ctx, _ = adoptTraceparent(ctx)
-	w := decodeWatches.Get().(*decodeWatch)
-	w.dec, w.failed = dec, false
+	w := getDecodeWatch(dec)
 	defer func() {
 		if p := recover(); p != nil {
 			resp, err = nil, s.panicked(ctx, method, p)
@@ -169,8 +186,7 @@ func (s *Server) serveUnary(method string, handler grpc.MethodHandler, srv any, 
 		if !w.failed {
 			s.logCall(ctx, method, callCode(err, returned), start)
 		}
-		w.dec = nil
-		decodeWatches.Put(w)
+		putDecodeWatch(w)
 	}()
 	if s.timeout > 0 {
 		var cancel context.CancelFunc

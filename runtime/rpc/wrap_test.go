@@ -118,8 +118,8 @@ func TestACallAllocatesNoMoreThanOnBareGrpc(t *testing.T) {
 	}
 }
 
-// A request that does not decode is answered as grpc-go answers it, before kit's
-// interceptors would run: no access line.
+// A request that does not decode is answered as grpc-go answers it (Internal), before
+// kit's interceptors would run when they were grpc-go interceptors: no access line.
 func TestAnUndecodableRequestIsAnsweredWithoutAnAccessLine(t *testing.T) {
 	logs := captureLogs(t)
 	h := newHarness(t)
