@@ -15,7 +15,8 @@
 #
 # Variants: bare; kit (otel and metrics off, access log at info to stderr, /dev/null); kit-warn (the
 # same at logging.level warn: no access line); kit-otel (otel on with exporter none,
-# metrics on with the Prometheus exporter): kit-otel minus kit is what telemetry costs.
+# metrics on with the Prometheus exporter): kit-otel minus kit is what telemetry costs;
+# kit-batched (kit with the log's writes batched every 50 ms, an experiment: kit does not).
 # Usage: bench/grpc/run.sh [rounds=9] [round=2s] [benchtime=20000x]
 set -euo pipefail
 cd "$(dirname "$0")"
