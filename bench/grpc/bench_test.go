@@ -40,7 +40,7 @@ func client(b *testing.B, variant string) pb.CatalogClient {
 }
 
 func BenchmarkUnary(b *testing.B) {
-	for _, v := range catalog.Variants {
+	for _, v := range catalog.InProcessVariants {
 		b.Run(v, func(b *testing.B) {
 			c := client(b, v)
 			req := &pb.GetItemRequest{Id: "item-42", WithDescription: true}
@@ -61,7 +61,7 @@ func BenchmarkUnary(b *testing.B) {
 }
 
 func BenchmarkStream(b *testing.B) {
-	for _, v := range catalog.Variants {
+	for _, v := range catalog.InProcessVariants {
 		b.Run(v, func(b *testing.B) {
 			c := client(b, v)
 			req := &pb.ListItemsRequest{Category: "garden", Limit: catalog.StreamItems}

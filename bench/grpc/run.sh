@@ -7,14 +7,16 @@
 # 1. in process over loopback TCP (go test -bench): time and allocations per unary GetItem
 #    and per 50-item ListItems stream, client and server in one process (the client is the
 #    same for all, so the differences are the servers'); target: kit's allocations at most
-#    bare's (validation is in both);
+#    bare's (validation is in both; bare-novalid, the bare server without it, shows what
+#    validation itself allocates; kit-oldstats is kit's stats handler before issue 23);
 # 2. loopback load (cmd/grpcload): each server in its own process pinned to CPU 0, the load
 #    generator on CPU 1, alternating rounds; the servers' CPU time per RPC, medians and the
 #    ratio to bare of the same round (target: kit with telemetry off <= 1.05x).
 #
 # Variants: bare; kit (otel and metrics off, access log at info to stderr, /dev/null); kit-warn (the
 # same at logging.level warn: no access line); kit-otel (otel on with exporter none,
-# metrics on with the Prometheus exporter): kit-otel minus kit is what telemetry costs.
+# metrics on with the Prometheus exporter): kit-otel minus kit is what telemetry costs;
+# kit-batched (kit with the log's writes batched every 50 ms, an experiment: kit does not).
 # Usage: bench/grpc/run.sh [rounds=9] [round=2s] [benchtime=20000x]
 set -euo pipefail
 cd "$(dirname "$0")"

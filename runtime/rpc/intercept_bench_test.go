@@ -14,7 +14,7 @@ import (
 )
 
 // The interceptors' own cost per call, outside any transport: a unary call and a stream
-// through interceptUnary / interceptStream with the access log written to a sink.
+// through the handlers RegisterService wraps, with the access log written to a sink.
 func BenchmarkInterceptors(b *testing.B) {
 	s := NewServer()
 	s.SetLogger(log.New(io.Discard))
@@ -22,21 +22,26 @@ func BenchmarkInterceptors(b *testing.B) {
 	// What grpc-go hands a call: the request's headers as incoming metadata.
 	ctx = metadata.NewIncomingContext(ctx, metadata.Pairs(":authority", "127.0.0.1:9000",
 		"content-type", "application/grpc", "user-agent", "grpc-go/1.85.0", "grpc-accept-encoding", "gzip", "te", "trailers"))
-	info := &grpc.UnaryServerInfo{FullMethod: "/bench.catalog.v1.Catalog/GetItem"}
-	handler := func(ctx context.Context, req any) (any, error) { return req, nil }
+	desc := s.intercepted(&grpc.ServiceDesc{
+		ServiceName: "bench.catalog.v1.Catalog",
+		Methods: []grpc.MethodDesc{{MethodName: "GetItem", Handler: func(_ any, _ context.Context, dec func(any) error, _ grpc.UnaryServerInterceptor) (any, error) {
+			return nil, dec(nil)
+		}}},
+		Streams: []grpc.StreamDesc{{StreamName: "ListItems", ServerStreams: true, Handler: func(any, grpc.ServerStream) error { return nil }}},
+	})
+	unary, stream := desc.Methods[0].Handler, desc.Streams[0].Handler
+	dec := func(any) error { return nil }
 	b.Run("unary", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_, _ = s.interceptUnary(ctx, 1, info, handler)
+			_, _ = unary(nil, ctx, dec, nil)
 		}
 	})
 	ss := &fakeStream{ctx: ctx}
-	sinfo := &grpc.StreamServerInfo{FullMethod: "/bench.catalog.v1.Catalog/ListItems", IsServerStream: true}
-	sh := func(any, grpc.ServerStream) error { return nil }
 	b.Run("stream", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = s.interceptStream(nil, ss, sinfo, sh)
+			_ = stream(nil, ss)
 		}
 	})
 }

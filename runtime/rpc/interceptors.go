@@ -29,7 +29,19 @@ func isSystem(fullMethod string) bool {
 }
 
 // unaryChain is the user interceptors (Use), swapped whole on each Use.
-type unaryChain struct{ user []grpc.UnaryServerInterceptor }
+type unaryChain struct {
+	user []grpc.UnaryServerInterceptor
+	// intercept is run as an interceptor, bound once (nil without user interceptors).
+	intercept grpc.UnaryServerInterceptor
+}
+
+func newUnaryChain(user []grpc.UnaryServerInterceptor) *unaryChain {
+	c := &unaryChain{user: user}
+	if len(user) > 0 {
+		c.intercept = c.run
+	}
+	return c
+}
 
 func (c *unaryChain) run(ctx context.Context, req any, info *grpc.UnaryServerInfo, final grpc.UnaryHandler) (any, error) {
 	if len(c.user) == 0 {
@@ -44,6 +56,24 @@ func (c *unaryChain) from(i int, info *grpc.UnaryServerInfo, final grpc.UnaryHan
 	}
 	return func(ctx context.Context, req any) (any, error) {
 		return c.user[i](ctx, req, info, c.from(i+1, info, final))
+	}
+}
+
+// then is the interceptor a generated method handler runs: the user
+// interceptors, then next (grpc-go's own, from WithServerOptions); nil when
+// there is neither, and the handler then calls the method without building
+// call info or a closure.
+func (c *unaryChain) then(next grpc.UnaryServerInterceptor) grpc.UnaryServerInterceptor {
+	switch {
+	case next == nil:
+		return c.intercept
+	case c.intercept == nil:
+		return next
+	}
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, final grpc.UnaryHandler) (any, error) {
+		return c.run(ctx, req, info, func(ctx context.Context, req any) (any, error) {
+			return next(ctx, req, info, final)
+		})
 	}
 }
 
@@ -67,29 +97,104 @@ func (c *streamChain) from(i int, info *grpc.StreamServerInfo, final grpc.Stream
 	}
 }
 
-// interceptUnary is recovery (outermost) → access log → timeout → Use'd
-// interceptors → handler. A handler returning after the deadline (or after
-// the caller cancelled) has its response dropped.
-func (s *Server) interceptUnary(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (resp any, err error) {
-	if isSystem(info.FullMethod) {
-		return handler(ctx, req)
+// intercepted returns a copy of desc whose method handlers run kit's
+// interceptors around the registered ones. kit installs no grpc-go
+// interceptor: with one installed, every generated unary handler allocates
+// its call info and a closure per call, and grpc-go a stream's info.
+// Health and reflection are left as they are (they bypass interceptors).
+func (s *Server) intercepted(desc *grpc.ServiceDesc) *grpc.ServiceDesc {
+	d := *desc
+	d.Methods = make([]grpc.MethodDesc, len(desc.Methods))
+	for i, m := range desc.Methods {
+		if name := "/" + desc.ServiceName + "/" + m.MethodName; !isSystem(name) {
+			method, handler := name, m.Handler
+			m.Handler = func(srv any, ctx context.Context, dec func(any) error, next grpc.UnaryServerInterceptor) (any, error) {
+				return s.serveUnary(method, handler, srv, ctx, dec, next)
+			}
+		}
+		d.Methods[i] = m
 	}
+	d.Streams = make([]grpc.StreamDesc, len(desc.Streams))
+	for i, sd := range desc.Streams {
+		if name := "/" + desc.ServiceName + "/" + sd.StreamName; !isSystem(name) {
+			// One info per method, shared by its calls (grpc-go builds one per call).
+			info := &grpc.StreamServerInfo{FullMethod: name, IsClientStream: sd.ClientStreams, IsServerStream: sd.ServerStreams}
+			handler := sd.Handler
+			sd.Handler = func(srv any, ss grpc.ServerStream) error {
+				return s.interceptStream(srv, ss, info, handler)
+			}
+		}
+		d.Streams[i] = sd
+	}
+	return &d
+}
+
+// decodeWatch passes a call's request decoding through and records whether
+// it failed: such a call is answered by grpc-go itself (Internal; the
+// transport then ends the call's context) before kit's interceptors would
+// have run when they were grpc-go interceptors, and still gets no access
+// line. Watches are recycled through a free list, their decode bound once,
+// so watching allocates nothing (a channel rather than a sync.Pool, whose
+// random drops under the race detector would make calls allocate).
+type decodeWatch struct {
+	dec    func(any) error
+	failed bool
+	decode func(any) error
+}
+
+var decodeWatches = make(chan *decodeWatch, 256)
+
+func getDecodeWatch(dec func(any) error) *decodeWatch {
+	var w *decodeWatch
+	select {
+	case w = <-decodeWatches:
+	default:
+		w = &decodeWatch{}
+		w.decode = func(m any) error {
+			err := w.dec(m)
+			w.failed = err != nil
+			return err
+		}
+	}
+	w.dec, w.failed = dec, false
+	return w
+}
+
+func putDecodeWatch(w *decodeWatch) {
+	w.dec = nil
+	select {
+	case decodeWatches <- w:
+	default:
+	}
+}
+
+// serveUnary is recovery (outermost) → access log → timeout → Use'd
+// interceptors → handler (which decodes the request first). A handler
+// returning after the deadline (or after the caller cancelled) has its
+// response dropped.
+func (s *Server) serveUnary(method string, handler grpc.MethodHandler, srv any, ctx context.Context, dec func(any) error, next grpc.UnaryServerInterceptor) (resp any, err error) {
 	ctx, _ = adoptTraceparent(ctx)
+	w := getDecodeWatch(dec)
 	defer func() {
 		if p := recover(); p != nil {
-			resp, err = nil, s.panicked(ctx, info.FullMethod, p)
+			resp, err = nil, s.panicked(ctx, method, p)
 		}
 	}()
 	start := time.Now()
 	returned := false
-	defer func() { s.logCall(ctx, info.FullMethod, callCode(err, returned), start) }()
+	defer func() {
+		if !w.failed {
+			s.logCall(ctx, method, callCode(err, returned), start)
+		}
+		putDecodeWatch(w)
+	}()
 	if s.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, s.timeout)
 		defer cancel()
 	}
-	resp, err = s.unary.Load().run(ctx, req, info, handler)
-	if cerr := ctx.Err(); cerr != nil {
+	resp, err = handler(srv, ctx, w.decode, s.unary.Load().then(next))
+	if cerr := ctx.Err(); cerr != nil && !w.failed {
 		resp, err = nil, status.FromContextError(cerr).Err()
 	}
 	returned = true
@@ -99,9 +204,6 @@ func (s *Server) interceptUnary(ctx context.Context, req any, info *grpc.UnarySe
 // interceptStream is recovery (outermost) → access log → UseStream'd
 // interceptors → handler. Streams have no deadline of their own.
 func (s *Server) interceptStream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) (err error) {
-	if isSystem(info.FullMethod) {
-		return handler(srv, ss)
-	}
 	ctx, traced := adoptTraceparent(ss.Context())
 	if traced {
 		ss = tracedStream{ServerStream: ss, ctx: ctx}

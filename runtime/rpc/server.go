@@ -91,11 +91,11 @@ func NewServer(opts ...Option) *Server {
 		}
 	}
 	s := &Server{health: newHealthService(), timeout: o.timeout}
-	s.unary.Store(&unaryChain{})
+	s.unary.Store(newUnaryChain(nil))
 	s.stream.Store(&streamChain{})
 	gopts := []grpc.ServerOption{
-		grpc.UnaryInterceptor(s.interceptUnary),
-		grpc.StreamInterceptor(s.interceptStream),
+		// No grpc.UnaryInterceptor / StreamInterceptor: RegisterService wraps each method's
+		// handler instead (see intercepted), which costs no allocation per call.
 		// Calls run on long-lived workers whose stacks have already grown: a goroutine per
 		// call would grow (copy) its stack through the interceptors on every call.
 		grpc.NumStreamWorkers(uint32(runtime.GOMAXPROCS(0))),
@@ -111,17 +111,20 @@ func NewServer(opts ...Option) *Server {
 	return s
 }
 
-// RegisterService registers a service implementation (grpc.ServiceRegistrar).
-// Like grpc.Server it panics on a second registration of one service and
-// after Serve started.
+// RegisterService registers a service implementation (grpc.ServiceRegistrar)
+// with kit's interceptors (recovery, access log, timeout, Use'd ones) around
+// each of its methods; a service registered on GRPC() directly goes through
+// none of them. Like grpc.Server it panics on a second registration of one
+// service and after Serve started.
 func (s *Server) RegisterService(desc *grpc.ServiceDesc, impl any) {
-	s.gs.RegisterService(desc, impl)
+	s.gs.RegisterService(s.intercepted(desc), impl)
 	s.mu.Lock()
 	s.services = append(s.services, desc.ServiceName)
 	s.mu.Unlock()
 }
 
-// GRPC returns the underlying grpc.Server.
+// GRPC returns the underlying grpc.Server. A service registered on it
+// directly passes through none of kit's interceptors.
 func (s *Server) GRPC() *grpc.Server { return s.gs }
 
 // Health returns the health service, for custom status changes.
@@ -141,7 +144,7 @@ func (s *Server) Use(interceptors ...grpc.UnaryServerInterceptor) {
 			next = append(next, i)
 		}
 	}
-	s.unary.Store(&unaryChain{user: next})
+	s.unary.Store(newUnaryChain(next))
 }
 
 // UseStream appends stream interceptors, as Use does for unary ones.

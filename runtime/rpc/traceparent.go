@@ -16,12 +16,14 @@ import (
 // traceparent costs one metadata lookup and nothing is allocated. ok is false
 // when ctx is returned unchanged.
 func adoptTraceparent(ctx context.Context) (_ context.Context, ok bool) {
-	// The handler has already done it: the span it started is in ctx.
-	if trace.SpanContextFromContext(ctx).IsValid() {
-		return ctx, false
-	}
+	// The metadata first: most calls carry no traceparent, and the span
+	// context's lookup walks the whole context chain to find none.
 	v := metadata.ValueFromIncomingContext(ctx, "traceparent")
 	if len(v) == 0 {
+		return ctx, false
+	}
+	// The handler has already done it: the span it started is in ctx.
+	if trace.SpanContextFromContext(ctx).IsValid() {
 		return ctx, false
 	}
 	cfg, ok := parseTraceparent(v[0])

@@ -8,17 +8,23 @@ import (
 	"github.com/kitdev/kit/runtime/log"
 )
 
-// Variants are the servers the bench compares, by name.
-var Variants = []string{"bare", "kit", "kit-warn", "kit-otel", "kit-oldstats"}
+// Variants are the servers the loopback load test compares, by name.
+var Variants = []string{"bare", "kit", "kit-warn", "kit-otel", "kit-batched"}
 
-// Serve starts variant on l: "bare" (grpc.NewServer), "kit" (telemetry off, access log at
-// info written to logOut), "kit-warn" (telemetry off, logging.level warn: no access line),
-// "kit-otel" (otel with exporter none and metrics on, access log at info), "kit-oldstats"
-// (kit with telemetry off as it was before issue 23: OpenTelemetry's stats handler with
-// no-op providers still installed). stop ends it.
+// InProcessVariants are the servers the in-process bench compares: Variants, the bare
+// server without validation and kit's old stats handler.
+var InProcessVariants = []string{"bare", "bare-novalid", "kit", "kit-warn", "kit-otel", "kit-oldstats"}
+
+// Serve starts variant on l: "bare" (grpc.NewServer), "bare-novalid" (the same without
+// the requests' validation), "kit" (telemetry off, access log at info written to logOut),
+// "kit-warn" (telemetry off, logging.level warn: no access line), "kit-otel" (otel with
+// exporter none and metrics on, access log at info), "kit-oldstats" (kit with telemetry
+// off as it was before issue 23: OpenTelemetry's stats handler with no-op providers still
+// installed), "kit-batched" (kit with the access log's writes batched every 50 ms: what
+// batching would buy, an experiment). stop ends it.
 func Serve(variant string, l net.Listener, logOut io.Writer) (stop func(), err error) {
-	if variant == "bare" {
-		gs := NewBare()
+	if variant == "bare" || variant == "bare-novalid" {
+		gs := NewBare(variant == "bare")
 		go func() { _ = gs.Serve(l) }()
 		return gs.Stop, nil
 	}
@@ -31,13 +37,22 @@ func Serve(variant string, l net.Listener, logOut io.Writer) (stop func(), err e
 		cfg.Telemetry = TelemetryConfig(true)
 	case "kit-oldstats":
 		cfg.OldStats = true
+	case "kit-batched":
+		cfg.Log = newBatched(logOut)
 	default:
 		return nil, fmt.Errorf("unknown variant %q", variant)
 	}
-	srv, stop, err := NewKit(cfg)
+	srv, stopKit, err := NewKit(cfg)
+	b, batching := cfg.Log.(*batched)
 	if err != nil {
+		if batching {
+			b.close()
+		}
 		return nil, err
 	}
 	go func() { _ = srv.Serve(l) }()
-	return stop, nil
+	if batching {
+		return func() { stopKit(); b.close() }, nil
+	}
+	return stopKit, nil
 }

@@ -1,6 +1,6 @@
 // Command grpcload is the loopback half of bench/grpc: each server variant of package
 // catalog (bare grpc-go, kit with telemetry off, kit at log level warn, kit with
-// telemetry on) runs in its own process (this binary with -serve) pinned to one core
+// telemetry on, kit with batched log writes) runs in its own process (this binary with -serve) pinned to one core
 // with taskset, and this process loads them over loopback TCP - unary GetItem calls, then
 // 50-item ListItems streams - in alternating rounds. It prints each server's CPU time per
 // RPC (from /proc, which other work on the machine barely moves) and RPCs per second,
