@@ -12,6 +12,7 @@ import pytest_lsp
 from lsp_helpers import (
     DESIGN,
     USERS,
+    USERS_WITH_DROP,
     close_doc,
     codes,
     make_client,
@@ -120,21 +121,17 @@ async def test_a_save_writes_both_clients_where_the_manifest_says(client: Langua
     uri = open_doc(client, users)
     start = len(client.log_messages)
     _save(client, uri)
-    message = await next_log(client, start, "kit: generated")
+    message = await next_log(client, start, "kit: generated", timeout=WAIT)
     assert "sdk/users_client.go" in message and "web/api/client.ts" in message
     assert "func (c *Client) GetUser(" in (project / "sdk/users_client.go").read_text()
     assert "getUser(" in (project / "web/api/client.ts").read_text()
     assert (project / "web/api/types.ts").is_file() and not (project / "client").exists()
-    edited = USERS.replace(
-        "\t\tresponse User\n\t}\n",
-        "\t\tresponse User\n\t}\n\n\tdelete DropUser /{id} {\n\t\trequest GetUserReq\n\t}\n",
-    )
-    assert edited != USERS
+    edited = USERS_WITH_DROP
     users.write_text(edited)
     open_doc(client, users, edited)
     start = len(client.log_messages)
     _save(client, uri)
-    message = await next_log(client, start, "kit: generated")
+    message = await next_log(client, start, "kit: generated", timeout=WAIT)
     assert "sdk/users_client.go" in message and "web/api/client.ts" in message
     assert "func (c *Client) DropUser(" in (project / "sdk/users_client.go").read_text()
     assert "dropUser(" in (project / "web/api/client.ts").read_text()
