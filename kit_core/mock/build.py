@@ -7,11 +7,12 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from kit_core import program
 from kit_core.diagnostics.codes import make
 from kit_core.diagnostics.diagnostic import Diagnostic
-from kit_core.generators.base import OutputFile
+from kit_core.generators.base import OutputFile, Owner
 from kit_core.statedir import state_dir
 
 # `replace <module> [version] => <relative dir>`: made absolute (the mock folder is elsewhere)
@@ -41,10 +42,12 @@ def prepare(design_dir: Path, out: Path | None = None, project_root: Path | None
     from kit_core.generators.go.gofmt import gofmt_all
     from kit_core.generators.go.mock import generate as mock_files
 
-    mocks, missing = mock_files(GoGen.build(program.gen_context(design, checked.analysis)))
+    gen = program.gen_context(design, checked.analysis)
+    mocks, missing = mock_files(GoGen.build(gen))
     replaced = {f.path for f in mocks}
     files: list[OutputFile] = [f for f in result.files if f.path not in replaced]
     files += gofmt_all(sorted(mocks, key=lambda f: f.path))
+    files += pb_additions(design.project_root, getattr(gen, "protos", None), {f.path for f in files})
     root = out if out is not None else default_out(design.project_root)
     clear(root)
     for f in files:
@@ -59,6 +62,26 @@ def prepare(design_dir: Path, out: Path | None = None, project_root: Path | None
     warnings = [make("mock/no-example", m.span, field=m.label, pattern=m.pattern) for m in missing]
     return MockProject(root, warnings)
 
+
+def pb_additions(project_root: Path, protos: Any, written: set[str]) -> list[OutputFile]:
+    """The project's own Go files beside the pb code (a request's `Validate` method, which the
+    gRPC server layer runs): the mock validates requests as the service does only with them."""
+    if protos is None:
+        return []
+    out: list[OutputFile] = []
+    for directory in sorted(set(protos.pb_dirs.values())):
+        for path in sorted((project_root / directory).glob("*.go")):
+            rel = path.relative_to(project_root).as_posix()
+            if rel in written or path.name.endswith("_test.go"):
+                continue
+            text = path.read_text(encoding="utf-8")
+            if not _GENERATED.search(text):  # a stale pb file of a proto since removed is not the user's
+                out.append(OutputFile(rel, text, Owner.GEN_ONCE))
+    return out
+
+
+# the Go convention for a generated file (https://go.dev/s/generatedcode)
+_GENERATED = re.compile(r"^// Code generated .* DO NOT EDIT\.$", re.M)
 
 MARKER = ".kit-mock"  # in a folder kit mock wrote: the next run may replace it
 

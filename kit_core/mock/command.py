@@ -9,11 +9,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-DESCRIPTION = """Generate the service into a folder of its own with every HTTP logic stub
-replaced by an answer built from the design (the field's @example when it passes the field's
+DESCRIPTION = """Generate the service into a folder of its own with every logic stub replaced
+by an answer built from the design (the field's @example when it passes the field's
 validators, else a value built to pass them), build it and run it. Requests are decoded and
 validated by the same generated handlers as `kit gen`'s service; each method answers its
-success status with that body (204 without one). The project itself is not touched.
+success status with that body (204 without one); each RPC answers messages built from its
+proto types (passing their protovalidate rules). The project itself is not touched.
 The design folder is found as `kit gen` finds it (kit help gen)."""
 
 

@@ -5,7 +5,8 @@ Kinds: `shell` (run in one bash session: the working folder and exported variabl
 over from block to block), `file PATH` (write the block to PATH), `go-func PATH` (the
 block is a Go function: replace the function of the same signature in PATH), `serve`
 (start the command and wait until it listens), `try` (run each command; the comment after
-` # ` is its expected output).
+` # ` is its expected output), `run` (run the block in the shell session) and `prints` (the
+block is exactly what the previous `run` printed).
 """
 
 from __future__ import annotations

@@ -3,11 +3,12 @@ in an empty home folder beside a copy of this checkout, `pip install ./kit` buil
 wheel into a fresh virtualenv, `kit init` writes go.mod, `kit gen` + `go mod tidy` make a
 project outside this repository that builds against the runtime the wheel carries, copied
 into the project (kit's runtime module is never fetched: it is unpublished), the service
-answers the README's `curl` lines. Then, with that installed kit: a project pinned by an older kit moves to this
+answers the README's `curl` lines, and a Go program using the generated client prints what the
+README says. Then, with that installed kit: a project pinned by an older kit moves to this
 one on `kit gen` and says so, and a project requiring a published runtime is left alone.
 
 The one thing the test changes on the way: the service's ports (free ones instead of
-:8080 and :9090), in config/config.yaml and the `curl` lines.
+:8080 and :9090), in config/config.yaml, the `curl` lines and the client program's base URL.
 """
 
 from __future__ import annotations
@@ -29,17 +30,19 @@ pytestmark = pytest.mark.skipif(not all(shutil.which(t) for t in TOOLS), reason=
 def test_the_readme_first_hour_in_an_empty_folder(tmp_path: Path) -> None:
     readme = (REPO / "README.md").read_text()
     walk = steps(readme)
-    assert [s.kind for s in walk] == ["shell", "shell", "file", "shell", "go-func", "serve", "try"]
+    kinds = ["shell", "shell", "file", "shell", "go-func", "serve", "try", "file", "run", "prints"]
+    assert [s.kind for s in walk] == kinds
     home = tmp_path / "home"
     copy_checkout(home / "kit")
     session = Session(home, newcomer_env(home))
     port = free_port()
+    ran = ""  # the output of the last `run` step
     try:
         for step in walk:
             if step.kind == "shell":
                 session.shell(step.body)
             elif step.kind == "file":
-                session.write(step.arg, step.body)
+                session.write(step.arg, step.body.replace("localhost:8080", f"127.0.0.1:{port}"))
             elif step.kind == "go-func":
                 session.replace_func(step.arg, step.body)
             elif step.kind == "serve":
@@ -53,6 +56,10 @@ def test_the_readme_first_hour_in_an_empty_folder(tmp_path: Path) -> None:
                 for command, expected in expectations(step.body):
                     got = session.shell(command.replace("localhost:8080", f"127.0.0.1:{port}")).stdout
                     assert same_output(got, expected), f"README line {step.line}: {command}\n{got!r} != {expected!r}"
+            elif step.kind == "run":
+                ran = session.shell(step.body).stdout
+            elif step.kind == "prints":
+                assert ran == step.body, f"README line {step.line}: printed\n{ran}"
     finally:
         session.stop()
     project = session.cwd

@@ -78,6 +78,12 @@ service Users {
 }
 """
 
+# USERS with a second method: an edit that adds one to every generated client
+USERS_WITH_DROP = USERS.replace(
+    "\t\tresponse User\n\t}\n",
+    "\t\tresponse User\n\t}\n\n\tdelete DropUser /{id} {\n\t\trequest GetUserReq\n\t}\n",
+)
+
 # A proto beside the .kit files of the editor tests (`output.pb: "-"`: it carries its go_package).
 STOCK_PROTO = """\
 syntax = "proto3";

@@ -10,7 +10,16 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsp_helpers import DESIGN, USERS, make_client, next_log, open_doc, wait_for_diagnostics, write_design
+from lsp_helpers import (
+    DESIGN,
+    USERS,
+    USERS_WITH_DROP,
+    make_client,
+    next_log,
+    open_doc,
+    wait_for_diagnostics,
+    write_design,
+)
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
@@ -192,11 +201,7 @@ async def test_a_save_regenerates_the_client(client: LanguageClient, project: Pa
     methods = project / "client/users_client.go"
     assert "func (c *Client) GetUser(" in methods.read_text()
     assert (project / "client/client.go").is_file()
-    edited = USERS.replace(
-        "\t\tresponse User\n\t}\n",
-        "\t\tresponse User\n\t}\n\n\tdelete DropUser /{id} {\n\t\trequest GetUserReq\n\t}\n",
-    )
-    assert edited != USERS
+    edited = USERS_WITH_DROP
     users.write_text(edited)
     open_doc(client, users, edited)
     start = len(client.log_messages)

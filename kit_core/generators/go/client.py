@@ -69,6 +69,10 @@ class MethodView:
     resp_reads: list[str]
     cases: list[ErrorCase]
     reads_headers: bool
+    # the unexported helpers of client.go the method calls (baseVar, check, decode, jsonBody,
+    # form, form.text, form.file, hasCode, decodeBody): client.go holds only those some method calls, as an unused
+    # one is dead code staticcheck reports
+    helpers: frozenset[str]
 
 
 def package_name(directory: str) -> str:
@@ -106,21 +110,38 @@ def units(g: GoGen) -> list[RenderUnit]:
         )
         for seg, methods in sorted(g.http.groups.items())
     ]
-    out.append(RenderUnit("go/client", partial(shared_files, g, directory), extra=tuple(segs)))
+    # which helpers client.go holds depends on every method
+    packages = tuple(sorted({m.package for m in g.http.methods}))
+    out.append(RenderUnit("go/client", partial(shared_files, g, directory), packages, extra=tuple(segs)))
     return out
 
 
+def helpers_used(g: GoGen) -> frozenset[str]:
+    """The helpers of client.go some method of the design calls."""
+    names = method_names(g)
+    used: set[str] = set()
+    for m in g.http.methods:
+        used |= method_view(g, m, names[id(m)], _imports(g)).helpers
+    return frozenset(used)
+
+
 def shared_files(g: GoGen, directory: str) -> list[OutputFile]:
+    helpers = helpers_used(g)
     imports = g.imports()
-    for path in ("bytes", "context", "encoding/json", "errors", "fmt", "io", "mime", "mime/multipart", "net/http"):
+    for path in ("bytes", "context", "encoding/json", "errors", "io", "mime", "mime/multipart", "net/http"):
         imports.std(path)
     for path in ("net/textproto", "net/url", "strconv", "strings", "time"):
         imports.std(path)
-    g.rt(imports, "kitjson")
-    client = go_file(f"{directory}/client.go", Owner.REGEN, package_name(directory), "client.go.j2", imports)
+    if helpers & {"decode", "jsonBody", "form"}:
+        imports.std("fmt")
+    if helpers & {"decode", "jsonBody"}:
+        g.rt(imports, "kitjson")
+    client = go_file(
+        f"{directory}/client.go", Owner.REGEN, package_name(directory), "client.go.j2", imports, helpers=helpers
+    )
     wire_dir = f"{directory}/internal/wire"
-    helpers = binding_file.generate(g)  # the server's binding helpers, in the client's own package
-    text = re.sub(r"\npackage \w+\n", "\npackage wire\n", helpers.content, count=1)
+    binding = binding_file.generate(g)  # the server's binding helpers, in the client's own package
+    text = re.sub(r"\npackage \w+\n", "\npackage wire\n", binding.content, count=1)
     wire = OutputFile(f"{wire_dir}/binding.go", text, Owner.REGEN)
     imports = g.imports()
     imports.std("net/http")
@@ -174,14 +195,21 @@ def method_view(g: GoGen, m: MethodInfo, name: str, imports: ImportSet) -> Metho
             imports.std("io")
     results = f"(*{resp_type}, error)" if resp_type else "error"
     fail = "nil, " if resp_type else ""
-    binds = _binds(g, m, imports, fail) if req is not None else []
+    uses: set[str] = set()
+    binds = _binds(g, m, imports, fail, uses) if req is not None else []
     resp_reads: list[str] = []
     if resp is not None:
         for b in m.response_fields:
             if b.location in (Location.HEADER, Location.COOKIE):
                 facts = g.design.facts(b.field.owner, b.field.owner_package, b.field.field)
                 resp_reads += binder.statements(b, f"resp.{facts.go_name}", facts.pointer)
-    cases = _error_cases(g, m, mapper, binder)
+    cases = _error_cases(g, m, mapper, binder, uses)
+    path = _path(g, m, imports, uses)
+    validate = _validate(g, m, mapper) if req is not None else None
+    if validate is not None:
+        uses.add("check")
+    if resp_type is not None and m.has_response_body:
+        uses.add("decode")
     return MethodView(
         name=name,
         doc=m.doc or "",
@@ -189,11 +217,11 @@ def method_view(g: GoGen, m: MethodInfo, name: str, imports: ImportSet) -> Metho
         passthrough=m.passthrough,
         verb_const=_VERB_CONST[m.verb],
         sends_body=m.passthrough and m.verb in ("POST", "PUT", "PATCH"),
-        path=_path(g, m, imports),
+        path=path,
         params=params,
         results=results,
         req_type=req_type,
-        validate=_validate(g, m, mapper) if req is not None else None,
+        validate=validate,
         fail=fail,
         idempotent="true" if m.verb in IDEMPOTENT else "false",
         binds=binds,
@@ -204,10 +232,11 @@ def method_view(g: GoGen, m: MethodInfo, name: str, imports: ImportSet) -> Metho
         resp_reads=resp_reads,
         cases=cases,
         reads_headers=any("wire." in t for c in cases for t in c.tries),
+        helpers=frozenset(uses),
     )
 
 
-def _path(g: GoGen, m: MethodInfo, imports: ImportSet) -> str:
+def _path(g: GoGen, m: MethodInfo, imports: ImportSet, uses: set[str]) -> str:
     """The route with its variables filled in, escaped: `"/todos/" + url.PathEscape(req.ID)`."""
     fields = {b.wire_name: b for b in m.request_fields if b.location is Location.PATH}
     parts: list[str] = []
@@ -222,6 +251,7 @@ def _path(g: GoGen, m: MethodInfo, imports: ImportSet) -> str:
             continue
         if var in m.base_vars and var not in fields:
             parts.append(f"c.baseVar({go_string(var)})")
+            uses.add("baseVar")
             continue
         if m.passthrough:  # no typed request: the variable is a parameter of the method
             parts.append(f"{imports.std('net/url')}.PathEscape({passthrough_param(var)})")
@@ -269,7 +299,7 @@ def _validate(g: GoGen, m: MethodInfo, mapper: TypeMapper) -> str | None:
     return "req.Validate"
 
 
-def _binds(g: GoGen, m: MethodInfo, imports: ImportSet, fail: str) -> list[str]:
+def _binds(g: GoGen, m: MethodInfo, imports: ImportSet, fail: str, uses: set[str]) -> list[str]:
     """Statements putting the request's fields where the handler reads them."""
     multipart = m.is_multipart
     out: list[str] = []
@@ -284,6 +314,7 @@ def _binds(g: GoGen, m: MethodInfo, imports: ImportSet, fail: str) -> list[str]:
         wire = go_string(b.wire_name)
         if b.location in (Location.FORM, Location.BODY):
             if elem.primitive == "file":
+                uses.add("form.file")
                 parts.append(
                     block(f"for _, x := range {expr}", f"form.file({wire}, x)")
                     if shape.array_dims
@@ -291,6 +322,7 @@ def _binds(g: GoGen, m: MethodInfo, imports: ImportSet, fail: str) -> list[str]:
                 )
                 continue
             sink = f"form.text({wire}, %s)"
+            uses.add("form.text")
         elif b.location is Location.COOKIE:
             sink = f"rq.cookies = append(rq.cookies, &http.Cookie{{Name: {wire}, Value: %s}})"
         else:
@@ -306,8 +338,10 @@ def _binds(g: GoGen, m: MethodInfo, imports: ImportSet, fail: str) -> list[str]:
         out.append("form := newForm()")
         out.extend(parts)
         out.append(block("if err := form.close(rq); err != nil", f"return {fail}err"))
+        uses.add("form")
     elif decodes(m, multipart):
         out.append(block("if err := rq.jsonBody(req); err != nil", f"return {fail}err"))
+        uses.add("jsonBody")
     return out
 
 
@@ -333,16 +367,16 @@ def _one(
     return block(f"if {expr} != nil", sink % value) if pointer else sink % value
 
 
-def _error_cases(g: GoGen, m: MethodInfo, mapper: TypeMapper, binder: Binder) -> list[ErrorCase]:
+def _error_cases(g: GoGen, m: MethodInfo, mapper: TypeMapper, binder: Binder, uses: set[str]) -> list[ErrorCase]:
     by_status: dict[int, list[str]] = {}
     for ref in m.errors:
         decl = ref.decl
         status = ref.status or ERROR_CATEGORIES[decl.category].status
-        by_status.setdefault(status, []).append(_error_try(g, decl, ref.package, mapper, binder))
+        by_status.setdefault(status, []).append(_error_try(g, decl, ref.package, mapper, binder, uses))
     return [ErrorCase(s, tries) for s, tries in by_status.items()]
 
 
-def _error_try(g: GoGen, decl: ErrorDecl, package: str, mapper: TypeMapper, binder: Binder) -> str:
+def _error_try(g: GoGen, decl: ErrorDecl, package: str, mapper: TypeMapper, binder: Binder, uses: set[str]) -> str:
     """`if e := new(T); <body matches> { <header fields>; return e }`."""
     go_type = mapper.qualify(naming.error_go_type(decl.name), package)
     own = g.design.fields_of(decl, package)
@@ -351,8 +385,10 @@ def _error_try(g: GoGen, decl: ErrorDecl, package: str, mapper: TypeMapper, bind
     )
     if json_body:
         match = f"decodeBody(body, &e.{decl.name}Body)"
+        uses.add("decodeBody")
     else:
         match = f"hasCode(body, {mapper.qualify(f'ErrCode{decl.name}', package)})"
+        uses.add("hasCode")
     reads: list[str] = []
     for ef in g.index.fields(decl, package):
         facts = g.design.facts(ef.owner, ef.owner_package, ef.field)

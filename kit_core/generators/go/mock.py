@@ -16,6 +16,7 @@ from typing import Any
 
 from kit_core import naming
 from kit_core.generators.base import OutputFile, Owner
+from kit_core.generators.go import mock_grpc
 from kit_core.generators.go.gocontext import GoGen
 from kit_core.generators.go.mock_values import PTR, Builder, Missing
 from kit_core.generators.go.render import go_file, go_string
@@ -54,7 +55,7 @@ def func_name(shape: TypeShape) -> str:
 
 
 def generate(g: GoGen) -> tuple[list[OutputFile], list[Missing]]:
-    """The answers package and one mock stub per HTTP method (at its stub's path)."""
+    """The answers package, one mock stub per HTTP method and one per RPC (at its stub's path)."""
     shapes = _answer_shapes(g)
     imports = g.imports()
     mapper = g.mapper(imports, ANSWERS_PACKAGE)
@@ -88,6 +89,7 @@ def generate(g: GoGen) -> tuple[list[OutputFile], list[Missing]]:
     )
     names = {s: func_name(s) for s in shapes}
     files.extend(stub(g, m, names) for m in g.http.methods)
+    files.extend(mock_grpc.generate(g, folder, ANSWERS_PACKAGE))
     return files, builder.missing
 
 

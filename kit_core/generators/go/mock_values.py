@@ -239,7 +239,7 @@ class Builder:
         if formats:
             candidates.append(FORMAT_SAMPLES.get(formats[0], "example"))
         if patterns:
-            candidates.extend(_pattern_strings(patterns[0]))
+            candidates.extend(pattern_strings(patterns[0]))
         base = "example" if seed == 0 else f"example{seed}"
         candidates.append(_fit(base, lo, hi))
         for c in candidates:
@@ -303,7 +303,7 @@ def _passes(text: str, checks: tuple[Decorator, ...]) -> bool:
     return True
 
 
-def _pattern_strings(pattern: str) -> list[str]:
+def pattern_strings(pattern: str) -> list[str]:
     """The first strings matching ``pattern`` in exrex's enumeration order (deterministic)."""
     try:
         import exrex  # type: ignore[import-untyped,import-not-found,unused-ignore]

@@ -87,12 +87,19 @@ def logic_signature(n: Names, r: Rpc) -> tuple[str, str]:
     return f"stream {n.stream(r)}", "error"
 
 
-def logic_stub(v: ServiceView, r: Rpc) -> OutputFile:
+def logic_names(v: ServiceView, r: Rpc) -> tuple[Names, str]:
+    """The imports of a logic file of ``r`` (its messages, context, log, the service context)
+    and the runtime log package's name: the stub's, and the mock's (`kit mock`)."""
     n = Names(v)
     n.pb_of(r)
     n.std("context")
     log = n.rt("log")
     n.svccontext()
+    return n, log
+
+
+def logic_stub(v: ServiceView, r: Rpc) -> OutputFile:
+    n, log = logic_names(v, r)
     params, results = logic_signature(n, r)
     doc = f"{r.go_name} implements {r.full_method}." + (f"\n\n{r.doc}" if r.doc else "")
     path = posixpath.join(v.logic_dir, v.rpc_file(r))

@@ -262,108 +262,11 @@ func (c *Client) wait(ctx context.Context, try int) error {
 	}
 }
 
-// baseVar is the escaped value of a base path variable.
-//
-//lint:ignore U1000 a helper of the methods some designs have (this design may have none)
-func (c *Client) baseVar(name string) string { return url.PathEscape(c.vars[name]) }
-
 // decode reads a success body with the generated decoder of its type.
 func (c *Client) decode(body []byte, v kitjson.Unmarshaler) error {
 	if err := kitjson.Unmarshal(body, v, c.lenient); err != nil {
 		return fmt.Errorf("client: decoding the response: %w", err)
 	}
-	return nil
-}
-
-// check runs Validate when the client validates requests.
-//
-//lint:ignore U1000 a helper of the methods some designs have (this design may have none)
-func (c *Client) check(validate func() error) error {
-	if !c.validate {
-		return nil
-	}
-	if err := validate(); err != nil {
-		return &ValidationError{Err: err}
-	}
-	return nil
-}
-
-// jsonBody sets the request's body to v's JSON, written by its generated encoder.
-//
-//lint:ignore U1000 a helper of the methods some designs have (this design may have none)
-func (rq *request) jsonBody(v kitjson.Marshaler) error {
-	data, err := kitjson.Marshal(v)
-	if err != nil {
-		return fmt.Errorf("client: encoding the request: %w", err)
-	}
-	rq.body, rq.contentType = data, "application/json"
-	return nil
-}
-
-// form writes a multipart body; the first error is kept.
-//
-//lint:ignore U1000 a helper of the methods some designs have (this design may have none)
-type form struct {
-	buf bytes.Buffer
-	w   *multipart.Writer
-	err error
-}
-
-//lint:ignore U1000 a helper of the methods some designs have (this design may have none)
-func newForm() *form {
-	f := &form{}
-	f.w = multipart.NewWriter(&f.buf)
-	return f
-}
-
-// text writes a text part.
-//
-//lint:ignore U1000 a helper of the methods some designs have (this design may have none)
-func (f *form) text(name, value string) {
-	if f.err == nil {
-		f.err = f.w.WriteField(name, value)
-	}
-}
-
-// file writes a file part with the file's name and content type (see NewFile).
-//
-//lint:ignore U1000 a helper of the methods some designs have (this design may have none)
-func (f *form) file(name string, fh *multipart.FileHeader) {
-	if f.err != nil || fh == nil {
-		return
-	}
-	h := textproto.MIMEHeader{}
-	h.Set("Content-Disposition", mime.FormatMediaType("form-data", map[string]string{"name": name, "filename": fh.Filename}))
-	ct := fh.Header.Get("Content-Type")
-	if ct == "" {
-		ct = "application/octet-stream"
-	}
-	h.Set("Content-Type", ct)
-	part, err := f.w.CreatePart(h)
-	if err != nil {
-		f.err = err
-		return
-	}
-	src, err := fh.Open()
-	if err != nil {
-		f.err = err
-		return
-	}
-	defer func() { _ = src.Close() }()
-	_, f.err = io.Copy(part, src)
-}
-
-// close ends the body and sets it on rq.
-//
-//lint:ignore U1000 a helper of the methods some designs have (this design may have none)
-func (f *form) close(rq *request) error {
-	if f.err == nil {
-		f.err = f.w.Close()
-	}
-	if f.err != nil {
-		return fmt.Errorf("client: writing the multipart body: %w", f.err)
-	}
-	rq.body, rq.contentType = f.buf.Bytes(), f.w.FormDataContentType()
 	return nil
 }
 
@@ -390,29 +293,6 @@ func NewFile(name, contentType string, content []byte) (*multipart.FileHeader, e
 		return nil, err
 	}
 	return parsed.File["file"][0], nil
-}
-
-// hasCode reports whether body is a declared error without body fields: {"code": code, ...}.
-//
-//lint:ignore U1000 a helper of the methods some designs have (this design may have none)
-func hasCode(body []byte, code string) bool {
-	var v struct {
-		Code string `json:"code"`
-	}
-	return json.Unmarshal(body, &v) == nil && v.Code == code
-}
-
-// decodeBody decodes the body of a declared error into v: every member known, nothing after.
-//
-//lint:ignore U1000 a helper of the methods some designs have (this design may have none)
-func decodeBody(body []byte, v any) bool {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if dec.Decode(v) != nil {
-		return false
-	}
-	_, err := dec.Token()
-	return err == io.EOF
 }
 
 // frameworkError is an answer no declared error matched.
