@@ -34,7 +34,7 @@ from pathological import mixin_chain, unknown_references  # noqa: E402
 from kit_core import syntax  # noqa: E402
 from kit_core.analyzer import Analyzer, analyze  # noqa: E402
 from kit_core.lower import parse_file  # noqa: E402
-from kit_core.manifest import parse_manifest  # noqa: E402
+from kit_core.manifest_reader import parse_manifest  # noqa: E402
 
 FULL_TARGET = 1.0
 EDIT_TARGET = 0.050

@@ -45,6 +45,7 @@ class FormatResult:
 
 
 def format_source(path: str, text: str) -> FormatResult:
+    # deferred: the parser loads only when a file is parsed
     from kit_core.lower import parse_file
 
     return format_model(parse_file(path, text))
@@ -69,6 +70,7 @@ def format_model(file: SourceFile) -> FormatResult:
 
 
 def _instability(before: SourceFile, text: str) -> str | None:
+    # deferred: the parser loads only when a file is parsed
     from kit_core.lower import parse_file
 
     after = parse_file(before.path, text)

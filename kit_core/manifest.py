@@ -1,16 +1,15 @@
 """`kit.design.yaml`: the manifest model (keys, defaults and removed keys come from the one
 table, `manifest_keys.py`), the starter manifest.
 
-Reading one (unknown-key warnings, removed keys, checks) is `manifest_reader.py`, imported
-when a manifest is parsed: what only needs the model (the writer, a run that finds nothing
-changed) does not load PyYAML or the diagnostics registry.
+Reading one (unknown-key warnings, removed keys, checks: `parse_manifest`, `load_manifest`)
+is `manifest_reader.py`, which imports this model; what only needs the model (the writer, a
+run that finds nothing changed) does not load PyYAML or the diagnostics registry.
 """
 
 from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kit_core.designfiles import MANIFEST_NAME  # noqa: F401 - one spelling of the name, re-exported
@@ -18,7 +17,6 @@ from kit_core.manifest_keys import BY_NAME, OUTPUT_KEYS, SCALAR_KEYS, SECTION_KE
 from kit_core.manifest_keys import REMOVED_KEYS as REMOVED_KEYS  # re-exported (the reader imports it from here)
 
 if TYPE_CHECKING:
-    from kit_core.diagnostics import Diagnostic
     from kit_core.source import Span
 
 FILE_CASES = BY_NAME["output.fileCase"].values
@@ -98,17 +96,6 @@ class Manifest:
 
 def default_manifest(path: str = MANIFEST_NAME) -> Manifest:
     return Manifest(path=path)
-
-
-def parse_manifest(path: str, text: str) -> tuple[Manifest, list[Diagnostic]]:
-    """Read a manifest's text; never raises on bad input (problems come back as diagnostics)."""
-    from kit_core.manifest_reader import parse_manifest as parse
-
-    return parse(path, text)
-
-
-def load_manifest(path: Path) -> tuple[Manifest, list[Diagnostic]]:
-    return parse_manifest(str(path), path.read_text(encoding="utf-8"))
 
 
 # --------------------------------------------------------------------------- kit init

@@ -7,6 +7,7 @@ diagnostics about the manifest point at the offending key.
 from __future__ import annotations
 
 import posixpath
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -94,7 +95,7 @@ class _Reader:
     def unknown(self, key: str, key_node: yaml.Node) -> None:
         """`manifest/unknown-key`, with "did you mean" the known key of that section within
         one edit (`outptu` -> `output`) and the quick fix that renames it."""
-        # the analyzer's index; imported here, where a key is unknown, not at start-up
+        # deferred: the analyzer's index loads where a key is unknown, not at start-up
         from kit_core.analyzer.suggest import Suggester
 
         section, _, leaf = key.rpartition(".")
@@ -180,6 +181,10 @@ def parse_manifest(path: str, text: str) -> tuple[Manifest, list[Diagnostic]]:
         reader.walk(root, "")
     manifest = _build(path, reader)
     return manifest, reader.diags + _check(manifest, reader)
+
+
+def load_manifest(path: Path) -> tuple[Manifest, list[Diagnostic]]:
+    return parse_manifest(str(path), path.read_text(encoding="utf-8"))
 
 
 def _build(path: str, r: _Reader) -> Manifest:

@@ -27,7 +27,7 @@ from kit_core.designfiles import design_files, search_design_root
 from kit_core.gcpause import paused_gc
 from kit_core.generators.base import TARGETS, GenContext, Notice, OutputFile
 from kit_core.generators.units import RenderUnit
-from kit_core.manifest import MANIFEST_NAME, Manifest, default_manifest, parse_manifest
+from kit_core.manifest import MANIFEST_NAME, Manifest, default_manifest
 from kit_core.source import file_span
 
 if TYPE_CHECKING:
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 
 def make(code: str, span: Any, **fields: Any) -> Diagnostic:
+    # deferred: keeps the writer and `import program` light (kit fmt, a no-op run)
     from kit_core.diagnostics import make as make_diagnostic
 
     return make_diagnostic(code, span, **fields)
@@ -116,6 +117,7 @@ class Design:
 
 
 def parse_design_file(path: str, text: str) -> SourceFile:
+    # deferred: the parser loads only when a file is parsed
     from kit_core.lower import parse_file
 
     return parse_file(path, text)
@@ -130,6 +132,9 @@ def load_design(
     editor buffer texts that replace what is on disk (open files in the language server)."""
     root = root.resolve()
     overrides = overrides or {}
+    # deferred: PyYAML and the diagnostics registry load only when a manifest is read
+    from kit_core.manifest_reader import parse_manifest
+
     mpath = root / MANIFEST_NAME
     mtext = overrides.get(str(mpath))
     if mtext is None:
@@ -152,6 +157,7 @@ def _under(path: str, root: Path) -> bool:
 
 
 def _read(path: str, overrides: Mapping[str, str]) -> str:
+    # deferred: keeps the writer and `import program` light (kit fmt, a no-op run)
     from kit_core.design_text import normalize_design, read_design
 
     if path in overrides:
@@ -166,6 +172,7 @@ def compile_protos(design: Design) -> Any:
     """The proto stage (`kit_core.proto.ProtoDesign`): every run compiles the design's protos
     in-process, with the editor's buffers; kept on the design for the later stages."""
     if design.compiled is None:
+        # deferred: proto support (protobuf) loads only for a design with protos
         from kit_core.proto import compile_design
 
         design.compiled = compile_design(design.root, design.project_root, design.manifest, design.overrides)
@@ -177,6 +184,7 @@ def proto_set(design: Design) -> Any:
     pd = compile_protos(design)
     if not pd.compiled:
         return None
+    # deferred: proto support (protobuf) loads only for a design with protos
     from kit_core.proto import ProtoSet
 
     if design.module is None:
@@ -199,6 +207,7 @@ class CheckResult:
 
 def check(design: Design) -> CheckResult:
     """Parse errors, manifest problems and every analyzer rule, sorted by place."""
+    # deferred: the analyzer loads only when a design is checked
     from kit_core.analyzer import analyze
 
     return _checked(design, analyze(design.files, design.manifest))
@@ -217,6 +226,7 @@ class SplitCheck:
 
 
 def check_split(design: Design) -> SplitCheck:
+    # deferred: the analyzer loads only when a design is checked
     from kit_core.analyzer import analyze_split
 
     split = analyze_split(design.files, design.manifest)
@@ -231,12 +241,14 @@ def check_split(design: Design) -> SplitCheck:
 
 
 def _checked(design: Design, analysis: Any) -> CheckResult:
+    # deferred: keeps the writer and `import program` light (kit fmt, a no-op run)
     from kit_core.diagnostics import Diagnostic, merge
 
     parse_diags = [d for f in design.files for d in f.parse_diagnostics if isinstance(d, Diagnostic)]
     pd = compile_protos(design)
     proto_diags = list(pd.diagnostics)
     if pd.compiled:
+        # deferred: proto support (protobuf) loads only for a design with protos
         from kit_core.proto.checks import http_dir_clashes
 
         proto_diags += http_dir_clashes(pd, design.manifest, getattr(analysis, "http", None))
@@ -276,18 +288,22 @@ def units(design: Design, analysis: Any, targets: Iterable[str] = TARGETS, keys:
     out: list[RenderUnit] = []
     contracts = design.manifest.output.kind == "contracts"
     if "docs" in chosen and not contracts and design.files:  # contracts, proto-only: no document
+        # deferred: the generators (jinja2) load only when output is rendered
         from kit_core.generators import openapi
 
         out.extend(openapi.units(ctx))
     if "docs" in chosen and not contracts and design.files:  # the TypeScript client: a document of the API too
+        # deferred: the generators (jinja2) load only when output is rendered
         from kit_core.generators import typescript
 
         out.extend(typescript.units(ctx))
     if "go" in chosen and (design.files or (ctx.protos is not None and ctx.protos.services and not contracts)):
+        # deferred: the generators (jinja2) load only when output is rendered
         from kit_core.generators import go
 
         out.extend(go.units(ctx))
     if "go" in chosen and ctx.protos is not None:
+        # deferred: the generators (jinja2) load only when output is rendered
         from kit_core.generators.go import protos_key
 
         extra = (protos_key(ctx.protos), *pb_inputs(design))
@@ -299,6 +315,7 @@ def generate(design: Design, analysis: Any, targets: Iterable[str] = TARGETS) ->
     """Run the selected generators in memory; nothing touches the disk here (the protobuf
     plugins read the compiled protos from their stdin). Raises DesignError when the plugins
     cannot run or fail."""
+    # deferred: the Go generators (jinja2) load only when Go is rendered
     from kit_core.generators.go.gofmt import gofmt_all
 
     with paused_gc(freeze=False):
@@ -312,6 +329,7 @@ def pb_code(design: Design, protos: Any) -> list[OutputFile]:
     pb = design.manifest.output.path("pb")
     if pb is None or not protos.design:
         return []
+    # deferred: proto support (protobuf) loads only for a design with protos
     from kit_core.proto.plugins import resolve_plugins, run_plugins
 
     mod_dir, module = find_go_module(design.project_root)

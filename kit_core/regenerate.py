@@ -33,9 +33,11 @@ from kit_core import program
 from kit_core.gcpause import paused_gc
 from kit_core.generators.base import TARGETS, Notice, OutputFile, Owner
 from kit_core.incremental import store
+from kit_core.incremental.ahead import Ahead, Pending
 from kit_core.incremental.build import build_id
 from kit_core.incremental.inputs import inputs_digest
-from kit_core.incremental.keys import ContentDigests
+from kit_core.incremental.keys import ContentDigests, DesignKeys, base_key
+from kit_core.incremental.render import render_units
 from kit_core.incremental.verify import Check, check_outputs, stat_record
 from kit_core.interrupt import shielded
 from kit_core.manifest import EventTarget, Manifest, OutputConfig
@@ -193,7 +195,6 @@ class _Run:
     # ------------------------------------------------------------------ something changed
 
     def full(self, loaded: Loaded | Callable[[], Loaded | None] | None) -> Outcome:
-        from kit_core.incremental.ahead import Ahead, Pending
 
         self.progress("loading the design")
         if callable(loaded):
@@ -269,9 +270,11 @@ class _Run:
     def _render(self, todo: list[RenderUnit], rules: _Rules | None) -> list[OutputFile] | None:
         """The files of ``todo``, formatted; None (nothing kept) when ``rules``, running
         meanwhile, find errors."""
+        # deferred: the Go generators (jinja2) load only when Go is rendered
         from kit_core.generators.go.gofmt import gofmt_all
+
+        # deferred: the generators (jinja2) load only when output is rendered
         from kit_core.generators.go.render import preload
-        from kit_core.incremental.render import render_units
 
         watch = rules.pending if rules is not None else None
         rendered = render_units(todo, self.parallel, before_fork=preload, watch=watch)
@@ -378,9 +381,11 @@ def _keys(design: Design, build: str, analysis: Any) -> Any:
     """The keys of this run's units. Their common part names kit, the manifest, the module, and
     the declaration names that clash across packages (generated names take a package prefix
     then - the OpenAPI components and the Go functions validating generic instances)."""
+    # deferred: the generators (jinja2) load only when output is rendered
     from kit_core.generators.openapi import symbols_of
+
+    # deferred: the generators (jinja2) load only when output is rendered
     from kit_core.generators.openapi.names import DeclNames
-    from kit_core.incremental.keys import DesignKeys, base_key
 
     root = design.root
     files = [(os.path.relpath(f.path, root), f.package, f.source) for f in design.files]

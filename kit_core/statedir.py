@@ -24,11 +24,16 @@ as a symlink is removed, never written through.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import errno
 import hashlib
 import os
+import secrets
+import shutil
 import stat
+import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -41,6 +46,7 @@ def cache_root() -> Path:
     configured = os.environ.get(CACHE_ENV)
     if configured:
         return Path(configured).expanduser().resolve()
+    # deferred: only when the cache folder is first resolved
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("kit"))
@@ -90,11 +96,6 @@ def _private(project_root: Path | str, why: str) -> Path:
     real = os.path.realpath(project_root)
     folder = _private_dirs.get(real)
     if folder is None:
-        import atexit
-        import shutil
-        import sys
-        import tempfile
-
         folder = _private_dirs[real] = Path(tempfile.mkdtemp(prefix=f"kit-{_uid()}-"))
         atexit.register(shutil.rmtree, folder, True)
         print(f"kit: not using kit's state folder ({why}): this run keeps nothing for the next", file=sys.stderr)
@@ -103,7 +104,7 @@ def _private(project_root: Path | str, why: str) -> Path:
 
 def _bases() -> Iterator[Path]:
     yield cache_root() / "projects"
-    import tempfile  # only for the fallback (its import is a tenth of a `kit gen` client's)
+    import tempfile  # deferred: only for the fallback (its import is a tenth of a `kit gen` client's)
 
     yield Path(tempfile.gettempdir()) / f"kit-{_uid()}"
 
@@ -160,9 +161,6 @@ def _replace_foreign(folder: Path) -> None:
     """``folder`` is not this user's directory (another user's, a symlink, a file): moved
     aside within its parent (which is ours or sticky) and removed, then made anew. In a
     sticky folder (/tmp) another user's entry cannot be moved: `UnsafeDir`."""
-    import secrets
-    import shutil
-
     aside = folder.with_name(f".{folder.name}.unsafe-{secrets.token_hex(4)}")
     try:
         os.rename(folder, aside)

@@ -13,7 +13,7 @@ from lsprotocol import types as lsp
 
 from kit_core.decorators import DECORATORS, ERROR_CATEGORIES, FORMATS, ArgKind, Family, RefKind, Site, lookup
 from kit_core.manifest import Manifest
-from kit_core.model import Decl, EnumDecl, ErrorDecl, MiddlewareDecl, ScalarDecl, ServiceDecl, TypeDecl
+from kit_core.model import Decl, EnumDecl, ErrorDecl, MiddlewareDecl, ScalarDecl, ServiceDecl, SourceFile, TypeDecl
 from kit_core.symbols import FLOAT_PRIMITIVES, INT_PRIMITIVES, PRIMITIVES, SymbolTable
 from kit_lsp import context as ctx
 from kit_lsp import describe
@@ -355,7 +355,6 @@ def _decl_doc(symbols: SymbolTable, files: dict[str, object], package: object, n
         return None
     decl = pkg.lookup(name) or pkg.middlewares.get(name) or next(iter(pkg.services.get(name, [])), None)
     file = files.get(decl.name_span.path) if decl is not None else None
-    from kit_core.model import SourceFile
 
     if decl is None or not isinstance(file, SourceFile):
         return decl.doc if decl is not None else None

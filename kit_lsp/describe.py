@@ -11,6 +11,7 @@ import dataclasses
 
 from kit_core.decorators import ERROR_CATEGORIES, lookup
 from kit_core.formatter.printer import print_file
+from kit_core.formatter.render import decorators, field_type
 from kit_core.model import Decl, EnumValue, Field, Method, SourceFile
 
 PRIMITIVES: dict[str, str] = {
@@ -72,7 +73,6 @@ def declaration(decl: Decl, file: SourceFile) -> str:
 
 
 def field(f: Field, owner: str) -> str:
-    from kit_core.formatter.render import decorators, field_type
 
     line = " ".join(x for x in (f.name, field_type(f), decorators(f.decorators)) if x)
     doc = _doc_of(f.decorators) or f.trivia.doc_text

@@ -112,6 +112,7 @@ def generate_design(
 def _pin_runtime(project_root: Path) -> list[Notice]:
     """As `kit gen` does after a successful run: the project's go.mod requires this kit's
     runtime (a project pinned already, or on a published runtime, is left alone)."""
+    # deferred: the runtime copy loads only on a save that generates
     from kit_core.gomod import pin_runtime
 
     return pin_runtime(project_root)

@@ -102,6 +102,7 @@ def _typed(before: str) -> str:
 def manifest_fixes(doc: Document, diagnostics: list[lsp.Diagnostic], encoding: str) -> list[lsp.CodeAction]:
     """Quick fixes of the manifest's diagnostics (a misspelt key's "did you mean"): the
     reader's, read again from the document's text and matched by code and range."""
+    # deferred: PyYAML and the diagnostics registry load only when a manifest is read
     from kit_core.manifest_reader import parse_manifest
 
     found = parse_manifest(doc.path, doc.source.decode("utf-8", "replace"))[1]

@@ -16,10 +16,12 @@ from kit_core.decorators import RefKind, lookup
 from kit_core.model import (
     Decl,
     Decorator,
+    ErrorDecl,
     EventDecl,
     Field,
     Literal,
     LiteralKind,
+    MiddlewareDecl,
     Mixin,
     ScalarDecl,
     ServiceDecl,
@@ -174,7 +176,6 @@ def resolve(symbols: SymbolTable, ref: Ref) -> Decl | None:
 
 
 def namespace_of(decl: Decl) -> str:
-    from kit_core.model import ErrorDecl, MiddlewareDecl
 
     if isinstance(decl, MiddlewareDecl):
         return MIDDLEWARE

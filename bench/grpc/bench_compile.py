@@ -35,7 +35,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(REPO))
 
 from kit_core import cli, program  # noqa: E402
-from kit_core.manifest import load_manifest  # noqa: E402
+from kit_core.manifest_reader import load_manifest  # noqa: E402
 from kit_core.proto import compile_design  # noqa: E402
 from kit_core.proto.compile import well_known_root  # noqa: E402
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from kit_core.analyzer.suggest import Suggester
 from kit_core.analyzer.summary import FileSummary, summarize
 from kit_core.decorators import flat_args, literal_text
-from kit_core.diagnostics import Diagnostic, Fix, Related, make
+from kit_core.diagnostics import Diagnostic, Fix, Related, Severity, make
 from kit_core.gcpause import retire
 from kit_core.model import Decl, Method, ServiceDecl, SourceFile, TypeRef
 from kit_core.semantics.http import HttpBuilder, HttpModel, MethodInfo
@@ -136,7 +136,6 @@ class Ctx:
         self.diags.append(make(code, span, related=related, fixes=fixes, **fields))
 
     def warn(self, code: str, span: Span, *, related: tuple[Related, ...] = (), **fields: Any) -> None:
-        from kit_core.diagnostics import Severity
 
         self.diags.append(make(code, span, related=related, severity=Severity.WARNING, **fields))
 

@@ -14,6 +14,7 @@ from kit_core.analyzer.suggest import Suggester
 from kit_core.analyzer.walk import SiteNode, decl_sites, file_sites
 from kit_core.decorators import (
     EXTEND_ALLOWED,
+    FORMATS,
     IDENT_ARGS,
     REGISTRY,
     REMOVED,
@@ -267,6 +268,5 @@ def _values(ctx: Ctx, dec: Decorator, spec: DecoratorSpec) -> None:
 
 
 def _registered_ident(spec: DecoratorSpec, text: str) -> bool:
-    from kit_core.decorators import FORMATS
 
     return spec.name == "format" and text in FORMATS

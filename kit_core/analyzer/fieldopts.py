@@ -10,7 +10,7 @@ from fractions import Fraction
 from kit_core.analyzer.context import Ctx, related
 from kit_core.analyzer.decorators import usable
 from kit_core.analyzer.validators import INT_RANGES, Number, field_facts, field_validators, scalar_validators
-from kit_core.decorators import BINDINGS, FORMATS, Site, flat_args, literal_text
+from kit_core.decorators import BINDINGS, FORMATS, VALIDATORS, Site, flat_args, literal_text
 from kit_core.decorators.checks import exact
 from kit_core.model import Decl, Decorator, EnumDecl, ErrorDecl, Field, Literal, LiteralKind, SourceFile, TypeDecl
 from kit_core.regex import matches
@@ -85,7 +85,6 @@ def _sensitive(ctx: Ctx, decs: list[Decorator], f: Field) -> None:
 
 
 def _is_validator(d: Decorator) -> bool:
-    from kit_core.decorators import VALIDATORS
 
     return d.name in VALIDATORS
 

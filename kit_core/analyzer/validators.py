@@ -13,6 +13,7 @@ from kit_core.analyzer.context import Ctx
 from kit_core.analyzer.decorators import usable
 from kit_core.decorators import REGISTRY, Family, Site
 from kit_core.decorators.checks import bounds_reversed, exact
+from kit_core.diagnostics import Related
 from kit_core.model import (
     Decl,
     Decorator,
@@ -402,7 +403,6 @@ def _report_empty(
     field: Field | None,
     inherited: list[Decorator],
 ) -> None:
-    from kit_core.diagnostics import Related
 
     last = [d for d in decs if d in own][-1]
     constraints = " ".join(_text(d) for d in decs)

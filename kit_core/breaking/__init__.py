@@ -21,6 +21,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path, PurePath
 from typing import Any
 
+from kit_core import program
+from kit_core.analyzer import analyze
 from kit_core.breaking.baseline import BaselineError, design_at
 from kit_core.breaking.change import CODES, Change, Place, Reach
 from kit_core.breaking.http import compare_http
@@ -52,9 +54,6 @@ class Baseline:
 
 @contextmanager
 def baseline_at(ref: str, design_root: Path, project_root: Path) -> Iterator[Baseline]:
-    from kit_core import program
-    from kit_core.analyzer import analyze
-
     with design_at(ref, design_root, project_root) as (design, rel, top):
         analysis = analyze(design.files, design.manifest)
         protos = proto_index(program.compile_protos(design)) if design.protos else ({}, {}, {})

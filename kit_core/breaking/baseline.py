@@ -13,7 +13,9 @@ from pathlib import Path, PurePosixPath
 from tempfile import TemporaryDirectory
 from typing import Any
 
-from kit_core.manifest import MANIFEST_NAME, parse_manifest
+from kit_core import program
+from kit_core.manifest import MANIFEST_NAME
+from kit_core.manifest_reader import parse_manifest
 
 
 class BaselineError(Exception):
@@ -34,8 +36,6 @@ def _git(args: list[str], cwd: Path) -> bytes:
 def design_at(ref: str, design_root: Path, project_root: Path) -> Iterator[tuple[Any, str, Path]]:
     """(the loaded design at ``ref``, the repository-relative design path, the repository's
     top folder), valid inside the block; the temporary copy is deleted after it."""
-    from kit_core import program
-
     design_root, project_root = design_root.resolve(), project_root.resolve()
     top = Path(_git(["rev-parse", "--show-toplevel"], design_root).decode().strip()).resolve()
     _git(["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], top)

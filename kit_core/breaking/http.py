@@ -30,6 +30,7 @@ MethodKey = tuple[str, str, str]  # package, service, method
 
 def compare_http(old: Any, new: Any, was: Where) -> list[Change]:
     """``old`` and ``new`` are analyses (`kit_core.analyzer.Analysis`)."""
+    # deferred: the generators (jinja2) load only when output is rendered
     from kit_core.generators.openapi.document import operation_ids
 
     olds = {_key(m): m for m in old.http.methods}

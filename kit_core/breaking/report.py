@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from kit_core.breaking.change import CODES, Change, Place
+from kit_core.diagnostics.codes import CODES as REGISTRY
 from kit_core.source import Span
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -68,7 +69,6 @@ def as_json(changes: Sequence[Change], ref: str, top: str) -> dict[str, Any]:
 
 
 def as_sarif(changes: Sequence[Change], ref: str, top: str, version: str) -> dict[str, Any]:
-    from kit_core.diagnostics.codes import CODES as REGISTRY
 
     rules = [
         {

@@ -33,6 +33,8 @@ import os
 import sys
 from pathlib import Path
 
+from kit_core.designfiles import MANIFEST_NAME, design_files
+
 DISABLE_ENV = "KIT_NO_DAEMON"
 _FALSE = ("", "0", "false", "no")
 
@@ -48,7 +50,6 @@ def enabled() -> bool:
 def holds_design(root: Path) -> bool:
     """Whether ``root`` is a design folder (a manifest, or design files): no resident kit is
     started for a folder that is none (the run in the client reports it)."""
-    from kit_core.designfiles import MANIFEST_NAME, design_files
 
     if (root / MANIFEST_NAME).is_file():
         return True

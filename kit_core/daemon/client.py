@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -16,6 +17,9 @@ from types import FrameType
 from typing import Any
 
 from kit_core.daemon.protocol import LOG_NAME, Lines, daemon_dir, identity, peer_is_me, send, socket_path
+from kit_core.interrupt import EXIT_STATUS, Cancelled, interrupted_line
+from kit_core.printable import printable
+from kit_core.statedir import open_state
 
 START_TIMEOUT_ENV = "KIT_DAEMON_START_TIMEOUT"
 _REFUSED = -1
@@ -68,7 +72,6 @@ def request(message: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _say(message: str) -> None:
-    from kit_core.printable import printable
 
     print(printable(message), file=sys.stderr, flush=True)
 
@@ -86,9 +89,6 @@ def _connect(path: Path) -> socket.socket | None:
 def _start(folder: Path, path: Path) -> socket.socket | None:
     """Start a detached resident kit and connect to it as soon as it listens (it binds its
     socket before its heavy imports)."""
-    import subprocess
-
-    from kit_core.statedir import open_state
 
     try:
         log = open_state(folder / LOG_NAME, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
@@ -127,7 +127,6 @@ class _Exchange:
         self.interrupted = False
 
     def run(self, request: dict[str, object]) -> int | None:
-        from kit_core.interrupt import Cancelled
 
         previous = signal.signal(signal.SIGINT, self._on_sigint)
         try:
@@ -141,7 +140,6 @@ class _Exchange:
             signal.signal(signal.SIGINT, previous)
 
     def _on_sigint(self, _signum: int, _frame: FrameType | None) -> None:
-        from kit_core.interrupt import Cancelled
 
         if self.interrupted:
             raise Cancelled()
@@ -171,7 +169,6 @@ class _Exchange:
 
 
 def _cancelled(written: bool | None) -> int:
-    from kit_core.interrupt import EXIT_STATUS, interrupted_line
 
     _say(interrupted_line(written))
     return EXIT_STATUS

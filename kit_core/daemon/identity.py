@@ -27,6 +27,9 @@ import os
 import sys
 from pathlib import Path
 
+from kit_core.incremental.build import build_id, package_files
+from kit_core.incremental.keys import digest
+
 _KIT_PACKAGES = ("kit_core", "kit_lsp")
 _ENV_PREFIXES = ("KIT_", "GO", "XDG_")
 _ENV_NAMES = ("PATH", "HOME", "TMPDIR")
@@ -35,8 +38,6 @@ _INSTALLED = (".dist-info", ".egg-info", ".egg-link")
 
 
 def identity() -> str:
-    from kit_core.incremental.build import build_id
-    from kit_core.incremental.keys import digest
 
     return digest(
         build_id(), *(_package_files(name) for name in _KIT_PACKAGES[1:]), _interpreter(), *_import_path(), _env()
@@ -46,7 +47,6 @@ def identity() -> str:
 def _package_files(name: str) -> str:
     """The files of a kit package found on the import path (not imported: the client does
     not load kit-lsp to know it)."""
-    from kit_core.incremental.build import package_files
 
     spec = importlib.util.find_spec(name)
     if spec is None or not spec.submodule_search_locations:

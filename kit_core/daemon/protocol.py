@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from kit_core.daemon.identity import identity
+from kit_core.statedir import safe_dir
 
 __all__ = ["Lines", "daemon_dir", "identity", "peer_is_me", "send", "socket_path"]
 
@@ -37,7 +38,6 @@ def daemon_dir() -> Path:
     """The user's resident-kit folder, made safe (`statedir.safe_dir`; raises `OSError` when
     it cannot be): ``$XDG_RUNTIME_DIR/kit``, else ``/tmp/kit-<uid>``. One per user whatever
     the cache folder or ``TMPDIR``: one resident kit per user."""
-    from kit_core.statedir import safe_dir
 
     runtime = os.environ.get("XDG_RUNTIME_DIR", "")
     uid = os.getuid() if hasattr(os, "getuid") else 0

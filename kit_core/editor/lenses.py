@@ -11,8 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from kit_core.model import Method, ServiceDecl
+from kit_core.naming import file_case
 from kit_core.source import Span
-from kit_core.stubs.expected import method_in
+from kit_core.stubs.expected import method_in, rpc_span
 
 MISSING, TODO, IMPLEMENTED, DRIFTED = "not generated yet", "TODO", "implemented", "signature drifted"
 
@@ -31,7 +33,10 @@ class MethodFacts:
 
 def http_facts(analysis: Any, manifest: Any, path: str) -> list[MethodFacts]:
     """The methods declared in one `.kit` file."""
+    # deferred: the generators (jinja2) load only when output is rendered
     from kit_core.generators.go.layout import Layout
+
+    # deferred: the generators (jinja2) load only when output is rendered
     from kit_core.generators.openapi.document import operation_ids
 
     layout = Layout.from_manifest(manifest, "")
@@ -60,9 +65,11 @@ def http_facts(analysis: Any, manifest: Any, path: str) -> list[MethodFacts]:
 
 def rpc_facts(pd: Any, manifest: Any, path: str) -> list[MethodFacts]:
     """The RPCs declared in one `.proto` file of a compiled design (`ProtoDesign`)."""
+    # deferred: the generators (jinja2) load only when output is rendered
     from kit_core.generators.grpc.view import services
+
+    # deferred: proto support (protobuf) loads only for a design with protos
     from kit_core.proto import ProtoSet
-    from kit_core.stubs.expected import rpc_span
 
     if pd is None or not pd.compiled or manifest.output.kind == "contracts":
         return []
@@ -111,9 +118,8 @@ def renamed_stubs(analysis: Any, manifest: Any, node: Any, new: str) -> dict[str
     """Old stub path -> new stub path when ``node`` (a method, or a service without `@group`)
     is renamed to ``new``: what the writer needs to carry the code even when the method's
     types change in the same edit (`kit_core.stubs.carry`)."""
+    # deferred: the generators (jinja2) load only when output is rendered
     from kit_core.generators.go.layout import Layout
-    from kit_core.model import Method, ServiceDecl
-    from kit_core.naming import file_case
 
     layout = Layout.from_manifest(manifest, "")
     case = manifest.output.file_case

@@ -13,6 +13,7 @@ from functools import cache
 def registered_idents(decorator: str) -> frozenset[str]:
     """Names the decorator's arguments accept bare (a quoted one is rewritten bare):
     the `@format` names for the decorators the registry marks (`IDENT_ARGS`)."""
+    # deferred: `kit fmt` loads the decorator table only for a decorator that takes names
     from kit_core import decorators as registry
 
     if decorator not in registry.IDENT_ARGS:

@@ -38,8 +38,13 @@ def prepare(design_dir: Path, out: Path | None = None, project_root: Path | None
     if checked.has_errors:
         raise program.DesignError(*[d for d in checked.diagnostics if d.is_error])
     result = program.generate(design, checked.analysis, ("go", "docs"))
+    # deferred: the generators (jinja2) load only when output is rendered
     from kit_core.generators.go.gocontext import GoGen
+
+    # deferred: the Go generators (jinja2) load only when Go is rendered
     from kit_core.generators.go.gofmt import gofmt_all
+
+    # deferred: the generators (jinja2) load only when output is rendered
     from kit_core.generators.go.mock import generate as mock_files
 
     gen = program.gen_context(design, checked.analysis)

@@ -65,9 +65,9 @@ def compile_protos(roots: Sequence[Path], names: Sequence[str], texts: Mapping[s
     """Compile ``names``; never raises on bad input (problems are messages)."""
     if not names:
         return Compiled()
-    # imported here: a design without protos never loads protoc or protobuf (~15 ms)
+    # deferred: a design without protos never loads protoc or protobuf (~15 ms)
     from google.protobuf import descriptor_pb2
-    from grpc_tools import _protoc_compiler
+    from grpc_tools import _protoc_compiler  # deferred: as protobuf
 
     with tempfile.TemporaryDirectory(prefix="kit-protoc-") as tmp:
         path = list(roots)
@@ -159,6 +159,7 @@ def _is_proto_name(name: str, path: Sequence[Path]) -> bool:
 
 def _errors_per_file(names: Sequence[str], path: Sequence[Path]) -> list[Message]:
     """Every input's errors, with places, from grpc_tools' structured compile."""
+    # deferred: protoc and protobuf load only for a design with protos
     from grpc_tools import _protoc_compiler
 
     include = [str(p).encode() for p in path]

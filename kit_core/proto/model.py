@@ -16,6 +16,7 @@ from google.protobuf import descriptor_pb2
 
 from kit_core.proto import gopkg
 from kit_core.proto.gonames import go_camel_case, message_go_name
+from kit_core.proto.places import FILE_SERVICE, SERVICE_METHOD
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +121,6 @@ def _message_types(
 
 
 def _service(f: descriptor_pb2.FileDescriptorProto, si: int, package: GoPackage, types: dict[str, GoType]) -> Service:
-    from kit_core.proto.places import FILE_SERVICE, SERVICE_METHOD
 
     svc = f.service[si]
     full = f"{f.package}.{svc.name}" if f.package else svc.name

@@ -70,6 +70,7 @@ def outline(pd: Any, name: str) -> list[Symbol]:
 
 def field_type(fl: Any, full: bool = False) -> str:
     """`string`, `repeated Item`; ``full`` names messages and enums by their full name."""
+    # deferred: protoc and protobuf load only for a design with protos
     from google.protobuf import descriptor_pb2
 
     if fl.type_name:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kit_core.designfiles import design_files
 from kit_core.diagnostics import Diagnostic, Severity, make
 from kit_core.proto.compile import Message, compile_protos, well_known_root
 from kit_core.proto.places import ProtoText
@@ -71,8 +72,6 @@ class ProtoDesign:
 
 def design_protos(root: Path) -> list[str]:
     """Import names of every `.proto` under the design folder (the folders `kit gen` reads)."""
-    from kit_core.program import design_files
-
     return sorted(p.relative_to(root).as_posix() for p in design_files(root, ".proto"))
 
 
@@ -93,6 +92,7 @@ def compile_design(
     compiled = compile_protos(pd.roots, names, buffers)
     pd.diagnostics = [_diagnostic(pd, m) for m in compiled.messages]
     if compiled.files and not pd.has_errors:
+        # deferred: proto support (protobuf) loads only for a design with protos
         from kit_core.proto import checks
 
         pd.files = tuple(compiled.files)

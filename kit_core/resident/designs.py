@@ -11,6 +11,7 @@ from pathlib import Path
 from kit_core import program
 from kit_core.design_text import normalize_design, read_design
 from kit_core.manifest import MANIFEST_NAME
+from kit_core.manifest_reader import parse_manifest
 from kit_core.regenerate import Loaded
 from kit_core.resident.session import DesignSession, DiskFiles, Snapshot
 
@@ -44,8 +45,6 @@ def as_loaded(root: Path, snap: Snapshot, disk: DiskFiles | None = None) -> Load
 
 
 def _manifest_on_disk(root: Path, snap: Snapshot) -> bool:
-    from kit_core.manifest import parse_manifest
-
     path = root / MANIFEST_NAME
     try:
         text = path.read_text(encoding="utf-8")

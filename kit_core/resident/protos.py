@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from kit_core.diagnostics import Diagnostic
+from kit_core.proto.outline import outline
 from kit_core.resident.buffers import Buffer
 
 LISTING_TTL = 2.0  # seconds a listing of the design's protos is trusted without a file event
@@ -36,6 +37,7 @@ class Protos:
     def _names(self) -> list[str]:
         now = time.monotonic()
         if self._listed is None or now - self._listed[0] > LISTING_TTL:
+            # deferred: proto support (protobuf) loads only for a design with protos
             from kit_core.proto import design_protos
 
             self._listed = (now, design_protos(self.root))
@@ -58,6 +60,7 @@ class Protos:
             tuple((p, _stamp(p)) for p in disk if p not in buffers),
         )
         if key != self._key:
+            # deferred: proto support (protobuf) loads only for a design with protos
             from kit_core.proto import compile_design
 
             self._design = compile_design(self.root, self.root.parent, manifest, {p: t for p, (t, _) in texts.items()})
@@ -72,13 +75,13 @@ class Protos:
             return []
         out = list(pd.diagnostics)
         if pd.compiled:
+            # deferred: proto support (protobuf) loads only for a design with protos
             from kit_core.proto.checks import http_dir_clashes
 
             out += http_dir_clashes(pd, manifest, getattr(analysis, "http", None))
         return out
 
     def _remember_outlines(self) -> None:
-        from kit_core.proto.outline import outline
 
         pd = self._design
         if pd is None or not pd.compiled:

@@ -23,7 +23,8 @@ from kit_core.design_text import read_design
 from kit_core.designfiles import design_root_for
 from kit_core.diagnostics import Diagnostic, merge
 from kit_core.lower import parse_file
-from kit_core.manifest import MANIFEST_NAME, Manifest, default_manifest, parse_manifest
+from kit_core.manifest import MANIFEST_NAME, Manifest, default_manifest
+from kit_core.manifest_reader import parse_manifest
 from kit_core.model import SourceFile
 from kit_core.resident.buffers import Buffer
 from kit_core.resident.protos import Protos

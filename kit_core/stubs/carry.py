@@ -153,6 +153,7 @@ def carry_renamed(
 
 
 def _formatted(path: str, text: str) -> str:
+    # deferred: the Go generators (jinja2) load only when Go is rendered
     from kit_core.generators.go.gofmt import gofmt_all
 
     return gofmt_all([OutputFile(path, text, Owner.GEN_ONCE)])[0].content

@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 from kit_core.gosource import GoFunc, GoSource
+from kit_core.proto.places import FILE_SERVICE, NAME, SERVICE_METHOD
 from kit_core.source import Span, file_span
 
 HTTP = "http"
@@ -42,6 +43,7 @@ def method_in(data: bytes, receiver: str, method: str) -> GoFunc | None:
 def expected_stubs(ctx: Any, protos: Any = None) -> list[Expected]:
     """Every logic stub of a design (``ctx``: a `GenContext`); ``protos`` is the compiled
     `ProtoDesign`, for the places of RPCs in the `.proto` files."""
+    # deferred: the generators (jinja2) load only when output is rendered
     from kit_core.generators.go.gocontext import GoGen
 
     g = GoGen.build(ctx)
@@ -51,6 +53,7 @@ def expected_stubs(ctx: Any, protos: Any = None) -> list[Expected]:
 
 
 def http_expected(g: Any) -> list[Expected]:
+    # deferred: the generators (jinja2) load only when output is rendered
     from kit_core.generators.go import stubs
 
     out = []
@@ -65,7 +68,9 @@ def http_expected(g: Any) -> list[Expected]:
 def grpc_expected(g: Any, pd: Any) -> list[Expected]:
     if g.protos is None or not g.protos.services:
         return []
-    from kit_core.generators.grpc import files  # loads protobuf: with protos only
+    from kit_core.generators.grpc import files  # deferred: loads protobuf, with protos only
+
+    # deferred: the generators (jinja2) load only when output is rendered
     from kit_core.generators.grpc.view import services
 
     out = []
@@ -79,7 +84,6 @@ def grpc_expected(g: Any, pd: Any) -> list[Expected]:
 
 def rpc_span(pd: Any, service: Any, rpc: str) -> Span:
     """The RPC's name in its `.proto` file (the file's start when the place is unknown)."""
-    from kit_core.proto.places import FILE_SERVICE, NAME, SERVICE_METHOD
 
     fdp = pd.file(service.file) if pd is not None else None
     if fdp is None:

@@ -12,6 +12,7 @@ from kit_core.source import NO_SPAN
 from kit_core.stubs.carry import carry_renamed, stub_method
 from kit_core.stubs.drift import drift_notices, find_drift
 from kit_core.stubs.expected import HTTP, Expected
+from kit_core.writer.roots import output_path
 
 
 def stubs_step(
@@ -25,8 +26,6 @@ def stubs_step(
     outputs not rendered again this run (incremental generation: they still count as
     produced). Drift is reported for the stubs this run renders (those of the service
     directories whose design changed)."""
-    from kit_core.writer.roots import output_path
-
     root = output_path(manifest, "service")
     if root is None:
         return list(files), []

@@ -92,8 +92,8 @@ def plan_outputs(
     plan = Plan()
     stub_notices: list[Notice] = []
     if "go" in chosen and any(f.owner is Owner.GEN_ONCE and f.path.endswith(".go") for f in files):
-        # a renamed method's code carried into its new stub; drift of the stubs rendered (imported
-        # here: a no-op run renders nothing and must not load the Go reader)
+        # a renamed method's code carried into its new stub; drift of the stubs rendered
+        # deferred: a no-op run renders nothing and must not load the Go reader
         from kit_core.stubs.step import stubs_step
 
         files, stub_notices = stubs_step(host, files, manifest, renames, [k.path for k in known])

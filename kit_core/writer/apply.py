@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kit_core.writer.faults import checkpoint
-from kit_core.writer.host import Host, parents
+from kit_core.writer.host import Host, parents, remove_emptied_dirs
 from kit_core.writer.journal import Journal
 from kit_core.writer.plan import Plan, Write
 
@@ -117,16 +117,3 @@ def _missing_dirs(host: Host, writes: list[Write]) -> list[str]:
                 if not host.is_dir(d):
                     out.append(d)
     return out
-
-
-def remove_emptied_dirs(host: Host, removed_files: list[str]) -> list[str]:
-    """Delete directories left empty by the sweep, walking up; never the project root."""
-    removed: list[str] = []
-    for d in sorted({p for f in removed_files for p in parents(f)}, key=lambda p: (-p.count("/"), p)):
-        try:
-            if host.is_dir(d) and not host.list_dir(d):
-                host.rmdir(d)
-                removed.append(d)
-        except OSError:
-            continue  # best effort: an emptied directory left behind loses nothing
-    return sorted(removed)

@@ -95,6 +95,19 @@ def parents(path: str) -> list[str]:
     return out
 
 
+def remove_emptied_dirs(host: Host, removed_files: list[str]) -> list[str]:
+    """Delete directories left empty by the sweep, walking up; never the project root."""
+    removed: list[str] = []
+    for d in sorted({p for f in removed_files for p in parents(f)}, key=lambda p: (-p.count("/"), p)):
+        try:
+            if host.is_dir(d) and not host.list_dir(d):
+                host.rmdir(d)
+                removed.append(d)
+        except OSError:
+            continue  # best effort: an emptied directory left behind loses nothing
+    return sorted(removed)
+
+
 def inside(path: str, root: str) -> bool:
     """Whether an absolute real path is the root or below it."""
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)

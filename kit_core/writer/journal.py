@@ -31,7 +31,7 @@ from pathlib import Path
 from kit_core.statedir import read_state, write_state
 from kit_core.writer.faults import checkpoint
 from kit_core.writer.headers import has_generated_header
-from kit_core.writer.host import DiskHost, staging_name
+from kit_core.writer.host import DiskHost, remove_emptied_dirs, staging_name
 
 JOURNAL_NAME = "journal"
 FORMAT = 1
@@ -128,7 +128,6 @@ def _roll_forward(host: DiskHost, data: dict[str, object], report: Recovery) -> 
             host.remove(path)
             report.removed.append(path)
             checkpoint("recover")
-    from kit_core.writer.apply import remove_emptied_dirs
 
     remove_emptied_dirs(host, report.removed)
 

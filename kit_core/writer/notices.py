@@ -68,9 +68,9 @@ def _is_stub(host: Host, path: str) -> bool:
     data = host.read(path)
     if data is None or first_line(data) != GO_GEN_ONCE:
         return False
-    # tree-sitter-go: loaded only when a notice needs it
+    # deferred: the Go parser (tree-sitter-go) loads only when a gen-once file is inspected
     from kit_core.gosource import GoSource
-    from kit_core.stubs.carry import stub_method
+    from kit_core.stubs.carry import stub_method  # deferred: as GoSource
 
     source = GoSource.parse(data)
     method = stub_method(source)
@@ -119,7 +119,7 @@ def grpc_notices(host: Host, manifest: Any, files: Sequence[Any], swept: set[str
 
 def _calls(go_text: str, name: str) -> bool:
     """Whether the Go file calls a function or method of this name (comments do not count)."""
-    from kit_core.gosource import GoSource  # tree-sitter-go: loaded only when a notice needs it
+    from kit_core.gosource import GoSource  # deferred: tree-sitter-go loads only when a notice needs it
 
     return bool(GoSource.parse(go_text).calls_to(name))
 
@@ -127,6 +127,7 @@ def _calls(go_text: str, name: str) -> bool:
 def _has_grpc_config(go_text: str) -> bool:
     """Whether the `Config` struct of a config.go has the gRPC block (a `GRPC` field or one
     read from the yaml key `grpc`)."""
+    # deferred: the Go parser (tree-sitter-go) loads only when a gen-once file is inspected
     from kit_core.gosource import GoSource
 
     fields = GoSource.parse(go_text).struct_fields("Config") or []

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kit_core.generators.base import Notice, OutputFile, Owner
+from kit_core.source import file_span
 from kit_core.writer.headers import (
     GO_GEN_ONCE,
     GO_REGEN,
@@ -70,8 +71,8 @@ class Plan:
 
 def problem(host: Host, code: str, at: str, **fields: Any) -> Diagnostic:
     """A located writer problem: at the start of the file (or directory) ``at``."""
+    # deferred: keeps the writer and `import program` light (kit fmt, a no-op run)
     from kit_core.diagnostics import make
-    from kit_core.source import file_span
 
     return make(code, file_span(host.display(at)), **fields)
 

@@ -31,6 +31,7 @@ class Baselines:
         self._lock = threading.Lock()
 
     def get(self, snap: Snapshot, ref: str) -> Any:
+        # deferred: off kit-lsp's start-up path; loads when the job first runs
         from kit_core.breaking import BaselineError, baseline_at
 
         assert snap.root is not None
@@ -48,6 +49,7 @@ class Baselines:
 
 
 def _commit(ref: str, cwd: Any) -> str:
+    # deferred: off kit-lsp's start-up path; loads when the job first runs
     from kit_core.breaking import BaselineError
 
     proc = subprocess.run(
@@ -67,6 +69,7 @@ def make_compute(server: KitLanguageServer) -> Any:
     baselines = Baselines()
 
     def compute(snap: Snapshot) -> dict[str, list[Diagnostic]] | None:
+        # deferred: off kit-lsp's start-up path; loads when the job first runs
         from kit_core.breaking import breaking_changes
 
         ref = server.state.settings.breaking_baseline

@@ -20,6 +20,7 @@ from kit_lsp.convert import UTF8, lsp_edit, lsp_range, uri_of
 from kit_lsp.features.declared.code_actions import DECLARED
 from kit_lsp.features.rename import workspace_edit
 from kit_lsp.locate import target_at
+from kit_lsp.manifest_lang import manifest_fixes
 from kit_lsp.refs import ERROR, MIDDLEWARE, resolve
 from kit_lsp.state import View
 
@@ -171,8 +172,6 @@ def register(server: KitLanguageServer) -> None:
     def code_action(ls: KitLanguageServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
         doc = ls.state.docs.get(params.text_document.uri)
         if doc is not None and doc.kind == "manifest":  # a misspelt key
-            from kit_lsp.manifest_lang import manifest_fixes
-
             return manifest_fixes(doc, list(params.context.diagnostics), ls.state.encoding)
         if doc is not None and doc.kind == "proto":  # stub drift on an RPC
             diags = params.context.diagnostics

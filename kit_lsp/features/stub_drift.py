@@ -9,9 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kit_core import program
 from kit_core.diagnostics import Diagnostic, make
+from kit_core.editor.lenses import renamed_stubs
+from kit_core.generators.base import GenContext
 from kit_core.resident.session import Snapshot
-from kit_core.stubs import Expected
+from kit_core.stubs import Expected, drift_diagnostics, expected_stubs, find_drift
+from kit_core.stubs.carry import rename_pairs
 from kit_core.stubs.drift import Read
 from kit_lsp.background import DesignJob
 from kit_lsp.state import View
@@ -24,9 +28,6 @@ DELAY_S = 0.3
 
 
 def compute(snap: Snapshot) -> dict[str, list[Diagnostic]] | None:
-    from kit_core import program
-    from kit_core.generators.base import GenContext
-    from kit_core.stubs import drift_diagnostics, expected_stubs, find_drift
 
     if snap.root is None or snap.analysis is None or snap.analysis.has_errors:
         return None  # the design must be sound for the generated signatures to mean anything
@@ -37,6 +38,7 @@ def compute(snap: Snapshot) -> dict[str, list[Diagnostic]] | None:
         return {}
     protos = None
     if snap.protos is not None and snap.protos.compiled:
+        # deferred: proto support (protobuf) loads only for a design with protos
         from kit_core.proto import ProtoSet
 
         protos = ProtoSet.build(snap.protos.files, snap.protos.names, snap.manifest, module)
@@ -60,7 +62,6 @@ def compute(snap: Snapshot) -> dict[str, list[Diagnostic]] | None:
 def renamed(expected: list[Expected], snap: Snapshot, project: Path, read: Read) -> list[Diagnostic]:
     """`stub/renamed` on a method whose new stub the next generation fills with the code of
     an old one (`kit_core.stubs.carry.rename_pairs`, as `kit gen` pairs them)."""
-    from kit_core.stubs.carry import rename_pairs
 
     service = snap.manifest.output.path("service")
     if service is None:
@@ -93,7 +94,6 @@ def snap_renames(snap: Snapshot) -> dict[str, str]:
 
 def remember_stub_renames(view: View, node: object, new: str) -> None:
     """A method or service renamed in the editor: its stubs' code moves at the next generation."""
-    from kit_core.editor.lenses import renamed_stubs
 
     snap = view.snapshot
     if snap.root is None or snap.analysis is None:

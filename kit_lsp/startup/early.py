@@ -133,7 +133,7 @@ class Early:
     def _publish(self, uri: str, version: int | None, diags: list[Any]) -> None:
         if uri in self._touched or self._closed:
             return
-        from kit_lsp.startup.lspjson import publish_params  # here: not before the handshake
+        from kit_lsp.startup.lspjson import publish_params  # deferred: not before the handshake
 
         params = publish_params(uri, version, diags)
         self._outbox.send({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": params})

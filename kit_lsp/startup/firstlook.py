@@ -43,7 +43,7 @@ class FirstLook:
         but the head start)."""
         if os.environ.get("KIT_LSP_FIRST_LOOK", "1") == "0":
             return self
-        import subprocess  # here: `kit_lsp.startup.boot` imports this module before the handshake
+        import subprocess  # deferred: `kit_lsp.startup.boot` imports this module before the handshake
 
         command = [sys.executable, "-m", "kit_lsp.startup.firstlook_worker"]
         try:

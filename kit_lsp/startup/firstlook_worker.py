@@ -17,7 +17,8 @@ from typing import Any
 
 from kit_core.analyzer.partial import first_look
 from kit_core.designfiles import MANIFEST_NAME, design_root_for
-from kit_core.manifest import Manifest, default_manifest, parse_manifest
+from kit_core.manifest import Manifest, default_manifest
+from kit_core.manifest_reader import parse_manifest
 from kit_lsp.startup.lspjson import diagnostic_json
 
 

@@ -18,7 +18,8 @@ from kit_core.design_text import read_design
 from kit_core.designfiles import MANIFEST_NAME, design_files, design_roots
 from kit_core.diagnostics.diagnostic import identity
 from kit_core.lower import parse_file
-from kit_core.manifest import Manifest, default_manifest, parse_manifest
+from kit_core.manifest import Manifest, default_manifest
+from kit_core.manifest_reader import parse_manifest
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "bench"))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kit_core.manifest import REMOVED_KEYS, STARTER, parse_manifest
+from kit_core.manifest import REMOVED_KEYS, STARTER
+from kit_core.manifest_reader import parse_manifest
 
 
 def codes(text: str) -> list[tuple[str, int]]:

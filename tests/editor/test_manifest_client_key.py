@@ -4,7 +4,7 @@ table like every other output key."""
 from __future__ import annotations
 
 from kit_core.editor.manifest_lang import complete, hover
-from kit_core.manifest import parse_manifest
+from kit_core.manifest_reader import parse_manifest
 
 
 def test_hover_and_completion_of_output_client() -> None:

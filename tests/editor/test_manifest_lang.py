@@ -4,8 +4,8 @@ buffers work), hover text and completions, all from the one key table."""
 from __future__ import annotations
 
 from kit_core.editor.manifest_lang import complete, hover, place_at
-from kit_core.manifest import parse_manifest
 from kit_core.manifest_keys import BY_NAME, KEYS, REMOVED_KEYS, children
+from kit_core.manifest_reader import parse_manifest
 
 TEXT = """\
 output:

@@ -13,7 +13,7 @@ from lsprotocol import types as lsp
 from kit_core.analyzer import analyze
 from kit_core.diagnostics import merge
 from kit_core.lower import parse_file
-from kit_core.manifest import parse_manifest
+from kit_core.manifest_reader import parse_manifest
 from kit_core.resident.session import DesignSession
 from kit_lsp.documents import Document
 

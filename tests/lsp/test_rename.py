@@ -16,7 +16,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from kit_core.analyzer import analyze
 from kit_core.lower import parse_file
-from kit_core.manifest import parse_manifest
+from kit_core.manifest_reader import parse_manifest
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

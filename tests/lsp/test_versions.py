@@ -21,7 +21,7 @@ from raw_client import RawClient, diagnostics_for
 from kit_core.analyzer import analyze
 from kit_core.diagnostics import merge
 from kit_core.lower import parse_file
-from kit_core.manifest import parse_manifest
+from kit_core.manifest_reader import parse_manifest
 from kit_lsp.startup.lspjson import diagnostic_json
 
 ROUNDS = 300

@@ -9,7 +9,8 @@ from openapi_spec_validator import validate
 from kit_core.analyzer import analyze
 from kit_core.generators.openapi import document_for, render
 from kit_core.lower import parse_file
-from kit_core.manifest import Manifest, default_manifest, parse_manifest
+from kit_core.manifest import Manifest, default_manifest
+from kit_core.manifest_reader import parse_manifest
 
 
 def manifest_of(text: str = "") -> Manifest:

@@ -9,7 +9,7 @@ from helpers import files_under, kit_gen, project
 
 from kit_core import program
 from kit_core.diagnostics import Severity
-from kit_core.manifest import load_manifest
+from kit_core.manifest_reader import load_manifest
 from kit_core.proto import compile_design
 
 GOOD = 'syntax = "proto3";\npackage shop;\nmessage A { string id = 1; }\n'

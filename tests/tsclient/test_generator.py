@@ -7,8 +7,8 @@ from pathlib import Path
 
 from ts_support import compile_client, generated
 
-from kit_core.manifest import parse_manifest
 from kit_core.manifest_keys import BY_NAME
+from kit_core.manifest_reader import parse_manifest
 
 MANIFEST = "output:\n  tsClient: ./web/api\nopenapi:\n  basePath: /api\n"
 

@@ -163,7 +163,7 @@ def grpc_units(g: GoGen) -> list[RenderUnit]:
     """The gRPC server layer around the pb code: it reads the compiled protos."""
     if not g.has_grpc:
         return []
-    from kit_core.generators import grpc  # with protos only (it loads protobuf)
+    from kit_core.generators import grpc  # deferred: with protos only (it loads protobuf)
 
     render = partial(grpc.generate, g.protos, g.manifest, g.layout.module, g.runtime)
     return [RenderUnit("go/grpc", render, extra=(protos_key(g.protos),), weight=1 + len(g.protos.services))]

@@ -6,6 +6,8 @@ Fields decoded from the JSON body get theirs from the request type's `UnmarshalJ
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kit_core import naming
 from kit_core.generators.go.gocontext import GoGen
 from kit_core.generators.go.render import go_string
@@ -51,6 +53,5 @@ def literal(mapper: TypeMapper, lit: Literal, shape: TypeShape) -> str:
 
 
 def _plain(shape: TypeShape) -> TypeShape:
-    from dataclasses import replace
 
     return replace(shape, optional=False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from kit_core.generators.go.design import FieldFacts, GoDesign
 from kit_core.generators.go.imports import ImportSet
+from kit_core.generators.go.needs import enum_is_int
 from kit_core.generators.go.render import block, go_string
 from kit_core.symbols import FLOAT_PRIMITIVES, INT_PRIMITIVES, Kind
 
@@ -13,8 +14,6 @@ def wire_string(design: GoDesign, f: FieldFacts, value: str, imports: ImportSet)
     r = f.resolved
     prim = design.symbols.scalar_primitive(r) if r is not None else None
     if r is not None and r.kind is Kind.ENUM:
-        from kit_core.generators.go.needs import enum_is_int
-
         prim = "int64" if enum_is_int(r.decl) else "string"  # type: ignore[arg-type]
     if prim in INT_PRIMITIVES:
         conv = imports.std("strconv")

@@ -306,6 +306,7 @@ def _passes(text: str, checks: tuple[Decorator, ...]) -> bool:
 def pattern_strings(pattern: str) -> list[str]:
     """The first strings matching ``pattern`` in exrex's enumeration order (deterministic)."""
     try:
+        # deferred: exrex is optional (a test extra); without it the mock falls back
         import exrex  # type: ignore[import-untyped,import-not-found,unused-ignore]
     except ImportError:  # without the generator: the field's @example, or the warning
         return []

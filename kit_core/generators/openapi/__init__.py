@@ -16,6 +16,7 @@ from kit_core.semantics import HttpModel, TypeIndex, http_model
 from kit_core.symbols import SymbolTable
 
 from .document import build_document
+from .incremental import kept, render_incremental
 from .security import SchemeError, scheme_problems
 from .serialize import to_yaml
 
@@ -60,8 +61,6 @@ def generate(ctx: GenContext) -> list[OutputFile]:
         return []
     if ctx.keys is None:
         return [OutputFile(path, render(ctx.analysis, ctx.manifest), Owner.REGEN)]
-    from .incremental import render_incremental
-
     symbols, index, http = _parts(ctx.analysis, ctx.manifest)
     return [OutputFile(path, render_incremental(symbols, ctx.manifest, http, index, ctx.keys), Owner.REGEN)]
 
@@ -87,8 +86,6 @@ def units(ctx: GenContext) -> list[RenderUnit]:
     weight += len(http.methods) if http is not None else 0
     weight //= 2  # measured: a declaration costs the document about half what its Go files cost
     if ctx.keys is not None:
-        from .incremental import kept
-
         if kept():  # measured: the partials of the last render kept, ~1/20 of a whole render
             weight = 1 + weight // 20
     return [RenderUnit("openapi/document", partial(generate, ctx), whole_design=True, weight=weight)]

@@ -14,6 +14,7 @@ from functools import partial
 from typing import Any
 
 from kit_core.generators.base import GenContext, OutputFile, Owner
+from kit_core.generators.openapi import symbols_of
 from kit_core.generators.openapi.names import DeclNames
 from kit_core.generators.units import RenderUnit
 from kit_core.semantics import HttpModel, TypeIndex, http_model
@@ -39,7 +40,6 @@ def generate(ctx: GenContext) -> list[OutputFile]:
     out_dir = ctx.manifest.output.path("tsClient")
     if out_dir is None:
         return []
-    from kit_core.generators.openapi import symbols_of
 
     symbols = symbols_of(ctx.analysis)
     index = getattr(ctx.analysis, "index", None)

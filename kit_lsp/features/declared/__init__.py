@@ -49,6 +49,7 @@ class Method:
         """The options as the lsprotocol value `server.feature` takes (None: none)."""
         if self.options is None or self.options_type is None:
             return None
+        # deferred: the boot reads the declarations without pygls or lsprotocol
         from lsprotocol import types as lsp
 
         return _converter().structure(self.options, getattr(lsp, self.options_type))
@@ -80,6 +81,7 @@ class Declares:
 
 @functools.cache
 def _converter() -> Any:
+    # deferred: the boot reads the declarations without pygls or lsprotocol
     from pygls.protocol import default_converter
 
     return default_converter()
