@@ -79,6 +79,7 @@ def _rules_by_field(protos: Any) -> dict[str, tuple[Any, str]]:
     """Field full name -> (its FieldRules, its descriptor kind), for the design's protos."""
     if not any(dep == "buf/validate/validate.proto" for f in protos.files for dep in f.dependency):
         return {}
+    # deferred: protobuf loads only for a design with protos
     from google.protobuf import descriptor_pool, message_factory
 
     pool = descriptor_pool.DescriptorPool()
@@ -111,7 +112,7 @@ def _rules_by_field(protos: Any) -> dict[str, tuple[Any, str]]:
 
 def _kind(field: Any) -> str:
     """`repeated` or the scalar kind's rules member name (`string`, `int32`, `enum`...)."""
-    from google.protobuf import descriptor_pb2
+    from google.protobuf import descriptor_pb2  # deferred: as in _rules_by_field
 
     names = {v: k.removeprefix("TYPE_").lower() for k, v in descriptor_pb2.FieldDescriptorProto.Type.items()}
     kind = names[field.type]
