@@ -1,6 +1,7 @@
 // Package benchcmp compares, in process, each generated handler with its hand-written
-// twin: the same request through a ServeMux to a discarding writer (no network, no
-// server middleware), so ns/op and allocs/op are the handlers' own.
+// twin and the generated peers (ogen, oapi-codegen with its request validator): the same
+// request through each one's router to a discarding writer (no network, no server
+// middleware), so ns/op and allocs/op are the handlers' own.
 package benchcmp
 
 import (
@@ -10,6 +11,8 @@ import (
 
 	"example.com/benchsvc/config"
 	"example.com/benchsvc/internal/handwritten"
+	"example.com/benchsvc/internal/peers/oapi"
+	"example.com/benchsvc/internal/peers/ogen"
 	handler "example.com/benchsvc/internal/transport/users"
 	"example.com/benchsvc/svccontext"
 )
@@ -71,12 +74,14 @@ func run(b *testing.B, h http.Handler, method, target, payload string, status in
 	}
 }
 
-func benchBoth(b *testing.B, method, target, payload string, status int) {
+func benchAll(b *testing.B, method, target, payload string, status int) {
 	b.Run("kit", func(b *testing.B) { run(b, kitMux(), method, target, payload, status) })
 	b.Run("hand", func(b *testing.B) { run(b, handwritten.Handler(), method, target, payload, status) })
+	b.Run("ogen", func(b *testing.B) { run(b, ogen.Handler(), method, target, payload, status) })
+	b.Run("oapi", func(b *testing.B) { run(b, oapi.Handler(), method, target, payload, status) })
 }
 
-func BenchmarkCreate(b *testing.B)  { benchBoth(b, "POST", "/v1/users", createBody, 201) }
-func BenchmarkInvalid(b *testing.B) { benchBoth(b, "POST", "/v1/users", invalidBody, 400) }
-func BenchmarkGet(b *testing.B)     { benchBoth(b, "GET", "/v1/users/u-42?verbose=true", "", 200) }
-func BenchmarkList(b *testing.B)    { benchBoth(b, "GET", "/v1/users?limit=50", "", 200) }
+func BenchmarkCreate(b *testing.B)  { benchAll(b, "POST", "/v1/users", createBody, 201) }
+func BenchmarkInvalid(b *testing.B) { benchAll(b, "POST", "/v1/users", invalidBody, 400) }
+func BenchmarkGet(b *testing.B)     { benchAll(b, "GET", "/v1/users/u-42?verbose=true", "", 200) }
+func BenchmarkList(b *testing.B)    { benchAll(b, "GET", "/v1/users?limit=50", "", 200) }

@@ -1,6 +1,7 @@
-// Command loadtest drives the service benchmark: the generated service (two configs,
-// lean and default) and the hand-written baseline, each in its own process pinned to
-// one core, loaded over loopback with the same keep-alive requests in alternating rounds.
+// Command loadtest drives the service benchmark: the generated service (lean and default
+// configs), the hand-written baseline and the generated peers (ogen, oapi-codegen), each
+// in its own process pinned to one core, loaded over loopback with the same keep-alive
+// requests in alternating rounds.
 // It prints, per endpoint, each server's CPU time per request (from /proc, which other
 // work on the machine barely moves) and requests per second, as medians over the rounds,
 // with the ratios against the hand-written baseline measured in the same run.
@@ -45,7 +46,7 @@ type server struct {
 
 func main() {
 	kitBin := flag.String("kit", "", "generated service binary")
-	handBin := flag.String("hand", "", "hand-written service binary")
+	peerBin := flag.String("peer", "", "binary of the hand-written baseline and the peers (cmd/peer)")
 	lean := flag.String("lean", "", "config of the lean run")
 	def := flag.String("default", "", "config of the default run")
 	notel := flag.String("notel", "", "config of the default run with otel and metrics off (optional)")
@@ -54,15 +55,22 @@ func main() {
 	conc := flag.Int("c", 8, "concurrent connections")
 	core := flag.String("core", "0", "CPU the servers are pinned to (taskset -c); empty: no pinning")
 	only := flag.String("only", "", "comma-separated endpoints to run (default all)")
+	peers := flag.Bool("peers", true, "also load the generated peers (ogen, oapi-codegen)")
+	parityOnly := flag.Bool("parity", false, "only check that every server answers the invalid requests alike")
 	flag.Parse()
 
 	servers := []*server{
-		spawn("hand-written", *core, *handBin),
+		spawn("hand-written", *core, *peerBin, "-impl", "hand"),
 		spawn("kit lean", *core, *kitBin, "-config", *lean),
 		spawn("kit default", *core, *kitBin, "-config", *def),
 	}
 	if *notel != "" { // the default config without telemetry: what telemetry costs
 		servers = append(servers, spawn("kit def-notel", *core, *kitBin, "-config", *notel))
+	}
+	if *peers {
+		servers = append(servers,
+			spawn("ogen", *core, *peerBin, "-impl", "ogen"),
+			spawn("oapi-codegen", *core, *peerBin, "-impl", "oapi"))
 	}
 	defer func() {
 		for _, s := range servers {
@@ -72,6 +80,15 @@ func main() {
 	client := &http.Client{Transport: &http.Transport{
 		MaxIdleConns: *conc * 2, MaxIdleConnsPerHost: *conc * 2, DisableCompression: true,
 	}}
+	if *parityOnly {
+		if !parity(client, servers) {
+			for _, s := range servers {
+				s.stop()
+			}
+			os.Exit(1)
+		}
+		return
+	}
 	eps := endpoints
 	if *only != "" {
 		eps = nil
