@@ -144,16 +144,17 @@ def go_bench(root: Path, benchtime: str) -> None:
     rows: dict[str, dict[str, tuple[float, int]]] = {}
     for line in out.splitlines():
         m = re.match(
-            r"Benchmark(\w+)/(kit|hand|ogen|oapi)-\d+\s+\d+\s+([\d.]+) ns/op\s+(\d+) B/op\s+(\d+) allocs/op", line
+            r"Benchmark(\w+)/(kit|kitstack|hand|ogen|oapi)-\d+\s+\d+\s+([\d.]+) ns/op\s+(\d+) B/op\s+(\d+) allocs/op",
+            line,
         )
         if m:
             rows.setdefault(m[1], {})[m[2]] = (float(m[3]), int(m[4]), int(m[5]))
-    impls = ("kit", "hand", "ogen", "oapi")
+    impls = ("kit", "kitstack", "hand", "ogen", "oapi")
     print("== in-process handlers (go test -bench, benchtime " + benchtime + "): ns/op, B/op, allocs/op")
-    print(f"{'endpoint':<8} " + " ".join(f"{name:>22}" for name in impls) + "  kit allocs <= hand")
+    print(f"{'endpoint':<8} " + " ".join(f"{name:>22}" for name in impls) + "  kitstack allocs <= hand")
     for name, r in rows.items():
         cells = " ".join(f"{f'{r[i][0]:.0f} / {r[i][1]} / {r[i][2]}':>22}" for i in impls)
-        print(f"{name:<8} {cells}  {'ok' if r['kit'][2] <= r['hand'][2] else 'OVER'}")
+        print(f"{name:<8} {cells}  {'ok' if r['kitstack'][2] <= r['hand'][2] else 'OVER'}")
 
 
 def main() -> None:
