@@ -105,11 +105,18 @@ func main() {
 		}
 	}
 	fmt.Printf("service benchmark: %d connections, %d alternating rounds of %s, servers pinned to CPU %q\n", *conc, *rounds, *dur, *core)
-	fmt.Printf("%-8s %-13s %12s %9s %12s %9s\n", "endpoint", "server", "CPU us/req", "ratio", "req/s", "ratio")
+	ogenAt := -1 // the server CPU ratios are also taken against, round by round
+	for i, s := range servers {
+		if s.name == "ogen" {
+			ogenAt = i
+		}
+	}
+	fmt.Printf("%-8s %-13s %12s %9s %9s %12s %9s\n", "endpoint", "server", "CPU us/req", "ratio", "vs ogen", "req/s", "ratio")
 	for _, e := range eps {
 		cpu := make([][]float64, len(servers))
 		rps := make([][]float64, len(servers))
 		cpuRatio := make([][]float64, len(servers))
+		ogenRatio := make([][]float64, len(servers))
 		rpsRatio := make([][]float64, len(servers))
 		for r := 0; r < *rounds; r++ {
 			for i, s := range servers {
@@ -118,10 +125,15 @@ func main() {
 				cpuRatio[i] = append(cpuRatio[i], c/cpu[0][r])
 				rpsRatio[i] = append(rpsRatio[i], q/rps[0][r])
 			}
+			if ogenAt >= 0 {
+				for i := range servers {
+					ogenRatio[i] = append(ogenRatio[i], cpu[i][r]/cpu[ogenAt][r])
+				}
+			}
 		}
 		for i, s := range servers {
-			fmt.Printf("%-8s %-13s %12.1f %8.2fx %12.0f %8.2fx   cpu/req rounds %v\n", e.name, s.name,
-				median(cpu[i]), median(cpuRatio[i]), median(rps[i]), median(rpsRatio[i]), fmtAll(cpu[i]))
+			fmt.Printf("%-8s %-13s %12.1f %8.2fx %8.2fx %12.0f %8.2fx   cpu/req rounds %v\n", e.name, s.name,
+				median(cpu[i]), median(cpuRatio[i]), median(ogenRatio[i]), median(rps[i]), median(rpsRatio[i]), fmtAll(cpu[i]))
 		}
 	}
 }
