@@ -1,24 +1,29 @@
-"""Service benchmark: the generated service beside the same endpoints written by hand.
+"""Service benchmark: the generated service beside hand-written Go, ogen and oapi-codegen.
 
     python bench/service/run.py [--rounds 7] [--duration 1s] [--conns 8] [--core 0]
                                 [--benchtime 1s] [--skip-load] [--skip-bench] [--work DIR]
 
 Generates `bench/service/design` into a temporary Go project (module example.com/benchsvc,
 the runtime of this checkout), puts in the benchmark's logic (`logic/`, in place of the
-scaffolds), the hand-written baseline (`handwritten/`, `cmd/handwritten`), the load
-generator (`cmd/loadtest`) and the in-process comparison (`benchcmp/`), builds them and runs
+scaffolds), the hand-written baseline (`handwritten/`), the peers (`peers/`: ogen's and
+oapi-codegen's servers, generated from the `docs/openapi.yaml` kit wrote, by the generator
+versions pinned in `peers/tools/go.mod`, with the same logic as glue), the servers of the
+baseline and peers (`cmd/peer`), the load generator (`cmd/loadtest`) and the in-process
+comparison (`benchcmp/`), builds them and runs
 
-1. `go test -bench` of each generated handler against its hand-written twin (ns/op,
-   allocs/op; target: allocations at most the hand-written ones);
-2. the loopback load test: the generated service with a lean config (logging at warn,
-   telemetry off, docs off) and with its config as generated, and the hand-written server,
-   each pinned to one core, in alternating rounds; CPU time per request and requests per
-   second, medians, as ratios against the hand-written server of the same run (targets:
-   lean <= 1.2x, default <= 1.5x CPU per request on every endpoint). A fourth server runs the
-   generated config with otel and metrics off: the difference to the default row is what
-   telemetry costs per request.
+1. the parity check: every server must answer each invalid request of
+   `cmd/loadtest/parity.go` (the benchmark's invalid body first) with 400; exits 1 if not;
+2. `go test -bench` of each handler (kit, hand-written, ogen, oapi-codegen; ns/op,
+   allocs/op; target: kit's allocations at most the hand-written ones);
+3. the loopback load test: the generated service with a lean config (logging at warn,
+   telemetry off, docs off) and with its config as generated, the hand-written server and
+   the peers, each pinned to one core, in alternating rounds; CPU time per request and
+   requests per second, medians, as ratios against the hand-written server of the same run
+   (targets: lean <= 1.0x hand-written and <= 0.9x ogen, default <= 1.5x hand-written). A
+   further server runs the generated config with otel and metrics off: the difference to
+   the default row is what telemetry costs per request.
 
-Always exits 0 once everything ran: figures print, nothing asserts a time.
+Exits 0 once everything ran and parity holds: figures print, nothing asserts a time.
 """
 
 from __future__ import annotations
@@ -37,6 +42,15 @@ sys.path.insert(0, str(REPO))
 
 MODULE = "example.com/benchsvc"
 GO_ENV_FLAGS = ["-trimpath"]
+PEERS = HERE / "peers"
+TOOLS = PEERS / "tools"
+# The libraries the peers' generated code and glue import, at the versions of the tools module.
+PEER_LIBS = (
+    "github.com/ogen-go/ogen",
+    "github.com/oapi-codegen/runtime",
+    "github.com/oapi-codegen/nethttp-middleware",
+    "github.com/getkin/kin-openapi",
+)
 
 
 def sh(cmd: list[str], cwd: Path) -> str:
@@ -58,10 +72,50 @@ def make_project(root: Path) -> None:
     for src, dest in (
         ("logic", "."),
         ("handwritten", "internal/handwritten"),
+        ("peers/ogen", "internal/peers/ogen"),
+        ("peers/oapi", "internal/peers/oapi"),
         ("cmd", "cmd"),
         ("benchcmp", "internal/benchcmp"),
     ):
         shutil.copytree(HERE / src, root / dest, dirs_exist_ok=True)
+    make_peers(root)
+
+
+def pinned(lib: str) -> str:
+    """The version of lib the tools module pins."""
+    m = re.search(rf"^\s*(?:require\s+)?{re.escape(lib)} (v\S+)", (TOOLS / "go.mod").read_text(), re.M)
+    if m is None:
+        sys.exit(f"{TOOLS / 'go.mod'} pins no version of {lib}")
+    return m[1]
+
+
+def make_peers(root: Path) -> None:
+    """Generates the peers' servers from the OpenAPI document kit wrote, with the generators
+    pinned in peers/tools, and adds their libraries (same versions) to the project."""
+    doc = root / "docs/openapi.yaml"
+    ogen_dir, oapi_dir = root / "internal/peers/ogen/api", root / "internal/peers/oapi"
+    tool = ["go", "tool", "-modfile", str(TOOLS / "go.mod")]
+    sh(
+        [
+            *tool,
+            "ogen",
+            "-config",
+            str(PEERS / "ogen.yml"),
+            "-package",
+            "api",
+            "-target",
+            str(ogen_dir),
+            "-clean",
+            str(doc),
+        ],
+        root,
+    )
+    (oapi_dir / "api").mkdir(parents=True, exist_ok=True)
+    sh([*tool, "oapi-codegen", "-config", str(PEERS / "oapi-codegen.yaml"), str(doc)], oapi_dir)
+    sh(["go", "mod", "edit", *(f"-require={lib}@{pinned(lib)}" for lib in PEER_LIBS)], root)
+    with (root / "go.sum").open("a") as sums:
+        sums.write((TOOLS / "go.sum").read_text())
+    sh(["go", "mod", "tidy"], root)
 
 
 def configs(root: Path) -> tuple[Path, Path, Path]:
@@ -89,15 +143,18 @@ def go_bench(root: Path, benchtime: str) -> None:
     )
     rows: dict[str, dict[str, tuple[float, int]]] = {}
     for line in out.splitlines():
-        m = re.match(r"Benchmark(\w+)/(kit|hand)-\d+\s+\d+\s+([\d.]+) ns/op\s+\d+ B/op\s+(\d+) allocs/op", line)
+        m = re.match(
+            r"Benchmark(\w+)/(kit|kitstack|hand|ogen|oapi)-\d+\s+\d+\s+([\d.]+) ns/op\s+(\d+) B/op\s+(\d+) allocs/op",
+            line,
+        )
         if m:
-            rows.setdefault(m[1], {})[m[2]] = (float(m[3]), int(m[4]))
-    print("== in-process handlers (go test -bench, benchtime " + benchtime + ")")
-    print(f"{'endpoint':<8} {'kit ns/op':>10} {'hand ns/op':>11} {'ratio':>7} {'kit allocs':>11} {'hand allocs':>12}")
+            rows.setdefault(m[1], {})[m[2]] = (float(m[3]), int(m[4]), int(m[5]))
+    impls = ("kit", "kitstack", "hand", "ogen", "oapi")
+    print("== in-process handlers (go test -bench, benchtime " + benchtime + "): ns/op, B/op, allocs/op")
+    print(f"{'endpoint':<8} " + " ".join(f"{name:>22}" for name in impls) + "  kitstack allocs <= hand")
     for name, r in rows.items():
-        (kn, ka), (hn, ha) = r["kit"], r["hand"]
-        verdict = "ok" if ka <= ha else "OVER"
-        print(f"{name:<8} {kn:>10.0f} {hn:>11.0f} {kn / hn:>6.2f}x {ka:>11} {ha:>12}  {verdict}")
+        cells = " ".join(f"{f'{r[i][0]:.0f} / {r[i][1]} / {r[i][2]}':>22}" for i in impls)
+        print(f"{name:<8} {cells}  {'ok' if r['kitstack'][2] <= r['hand'][2] else 'OVER'}")
 
 
 def main() -> None:
@@ -117,17 +174,21 @@ def main() -> None:
     try:
         make_project(root)
         bins = root / "bin"
-        for pkg, name in ((".", "kit"), ("./cmd/handwritten", "hand"), ("./cmd/loadtest", "loadtest")):
+        for pkg, name in ((".", "kit"), ("./cmd/peer", "peer"), ("./cmd/loadtest", "loadtest")):
             sh(["go", "build", *GO_ENV_FLAGS, "-o", str(bins / name), pkg], root)
         default, lean, notel = configs(root)
+        servers = [str(bins / "loadtest"), "-kit", str(bins / "kit"), "-peer", str(bins / "peer")]
+        servers += ["-lean", str(lean), "-default", str(default), "-notel", str(notel)]
+        print("== parity: every server answers the invalid requests with 400")
+        if subprocess.run([*servers, "-parity", "-core", ""], cwd=root, check=False).returncode != 0:
+            sys.exit("parity check failed: the servers answer the invalid requests differently (see above)")
         if not args.skip_bench:
             go_bench(root, args.benchtime)
         if not args.skip_load:
             print("== loopback load")
             cmd = [
-                str(bins / "loadtest"), "-kit", str(bins / "kit"), "-hand", str(bins / "hand"),
-                "-lean", str(lean), "-default", str(default), "-notel", str(notel), "-d", args.duration,
-                "-rounds", str(args.rounds), "-c", str(args.conns), "-core", args.core, "-only", args.only,
+                *servers, "-d", args.duration, "-rounds", str(args.rounds), "-c", str(args.conns),
+                "-core", args.core, "-only", args.only,
             ]  # fmt: skip
             subprocess.run(cmd, cwd=root, check=True)
     finally:

@@ -266,61 +266,89 @@ func FromContext(ctx context.Context) Logger {
 	if ctx == nil || !traceSpanContext(ctx).IsValid() && RequestIDFromContext(ctx) == "" {
 		return l
 	}
-	return &ctxLogger{base: l, ctx: ctx}
+	if st, ok := ctx.(*reqctx.State); ok && st.ClaimLog() {
+		// The server's request state has room for the first logger taken
+		// from it: no allocation (a request's logic takes one per request).
+		st.LogBase = l
+		return lazyLogger[stateBinding]{stateBinding{st}}
+	}
+	return lazyLogger[*ctxLogger]{&ctxLogger{base: l, ctx: ctx}}
 }
 
-// ctxLogger is a logger bound to a context on first use (see FromContext).
+// binding is where a lazily bound logger keeps its base logger, its context
+// and the base once bound to the context.
+type binding interface {
+	parts() (base Logger, ctx context.Context, bound *atomic.Pointer[reqctx.LogHeld])
+}
+
+// ctxLogger is the binding of a logger taken from any context.
 type ctxLogger struct {
 	base  Logger
 	ctx   context.Context
-	bound atomic.Pointer[holder]
+	bound atomic.Pointer[reqctx.LogHeld]
 }
 
+func (c *ctxLogger) parts() (Logger, context.Context, *atomic.Pointer[reqctx.LogHeld]) {
+	return c.base, c.ctx, &c.bound
+}
+
+// stateBinding is the binding kept in the server's request state.
+type stateBinding struct{ st *reqctx.State }
+
+func (s stateBinding) parts() (Logger, context.Context, *atomic.Pointer[reqctx.LogHeld]) {
+	return s.st.LogBase.(Logger), s.st, &s.st.LogBound
+}
+
+// lazyLogger is a logger bound to a context on first use (see FromContext).
+type lazyLogger[B binding] struct{ b B }
+
 // logger returns base bound to ctx, building it once.
-func (c *ctxLogger) logger() Logger {
-	if b := c.bound.Load(); b != nil {
-		return b.l
+func (c lazyLogger[B]) logger() Logger {
+	base, ctx, bound := c.b.parts()
+	if b := bound.Load(); b != nil {
+		return b.L.(Logger)
 	}
-	c.bound.CompareAndSwap(nil, &holder{l: WithContext(c.base, c.ctx)})
-	return c.bound.Load().l
+	bound.CompareAndSwap(nil, &reqctx.LogHeld{L: WithContext(base, ctx)})
+	return bound.Load().L.(Logger)
 }
 
 // enabled reports whether base writes lines of level lv (true when it cannot tell).
-func (c *ctxLogger) enabled(lv Level) bool {
-	if e, ok := c.base.(interface{ Handler() slog.Handler }); ok {
-		return e.Handler().Enabled(c.ctx, lv)
+func (c lazyLogger[B]) enabled(lv Level) bool {
+	base, ctx, _ := c.b.parts()
+	if e, ok := base.(interface{ Handler() slog.Handler }); ok {
+		return e.Handler().Enabled(ctx, lv)
 	}
 	return true
 }
 
-func (c *ctxLogger) Debug(msg string, args ...any) {
+func (c lazyLogger[B]) Debug(msg string, args ...any) {
 	if c.enabled(LevelDebug) {
 		c.logger().Debug(msg, args...)
 	}
 }
 
-func (c *ctxLogger) Info(msg string, args ...any) {
+func (c lazyLogger[B]) Info(msg string, args ...any) {
 	if c.enabled(LevelInfo) {
 		c.logger().Info(msg, args...)
 	}
 }
 
-func (c *ctxLogger) Warn(msg string, args ...any) {
+func (c lazyLogger[B]) Warn(msg string, args ...any) {
 	if c.enabled(LevelWarn) {
 		c.logger().Warn(msg, args...)
 	}
 }
 
-func (c *ctxLogger) Error(msg string, args ...any) {
+func (c lazyLogger[B]) Error(msg string, args ...any) {
 	if c.enabled(LevelError) {
 		c.logger().Error(msg, args...)
 	}
 }
 
-func (c *ctxLogger) With(args ...any) Logger { return c.logger().With(args...) }
+func (c lazyLogger[B]) With(args ...any) Logger { return c.logger().With(args...) }
 
 // LogAttrs logs typed attributes through the bound logger.
-func (c *ctxLogger) LogAttrs(ctx context.Context, lv Level, msg string, attrs ...slog.Attr) {
+func (c lazyLogger[B]) LogAttrs(ctx context.Context, lv Level, msg string, attrs ...slog.Attr) {
 	if c.enabled(lv) {
 		LogAttrs(c.logger(), ctx, lv, msg, attrs...)
 	}

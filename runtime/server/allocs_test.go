@@ -12,14 +12,16 @@ import (
 	"github.com/kitdev/kit/runtime/server"
 )
 
-// The default stack (RequestID, AccessLog, Recovery, routing) costs at
-// most two allocations per request over a bare ServeMux: the request state
-// (which holds the request copy carrying it) and the generated request id.
+// The default stack (RequestID, AccessLog, Recovery, routing) costs one
+// allocation per request over a bare ServeMux: the request state, which
+// holds the request copy carrying it, the generated request id and the
+// logger the handler takes from the request (as generated logic does).
 // (Not run under -race, where sync.Pool drops items at random.)
 func TestDefaultStackAllocations(t *testing.T) {
 	prev := log.Default()
 	t.Cleanup(func() { log.SetDefault(prev) })
 	endpoint := func(w http.ResponseWriter, r *http.Request) {
+		log.FromContext(r.Context()).Debug("not written")
 		server.WriteResponse(w, r, 200, struct {
 			ID string `json:"id"`
 		}{r.PathValue("id")})
@@ -41,7 +43,7 @@ func TestDefaultStackAllocations(t *testing.T) {
 	}
 	b, k := allocs(bare), allocs(kit)
 	t.Logf("kit %.0f bare %.0f", k, b)
-	if k-b > 2 {
+	if k-b > 1 {
 		t.Fatalf("default stack: %.0f allocations per request, bare mux %.0f", k, b)
 	}
 }

@@ -93,6 +93,37 @@ func TestRequestID(t *testing.T) {
 	}
 }
 
+// Inside the server a generated id lives in the request state, and so does the
+// first logger taken from the request: the ids and the lines are the same as
+// outside it, for that logger, a second one and one derived with With, also
+// after the request (a goroutine of the handler may log late).
+func TestRequestIDAndLoggerInState(t *testing.T) {
+	hex32 := regexp.MustCompile(`^[0-9a-f]{32}$`)
+	s, logs := newServer(t)
+	var late log.Logger
+	s.HandleFunc("GET /x", func(w http.ResponseWriter, r *http.Request) {
+		first := log.FromContext(r.Context())
+		first.Info("first")
+		log.FromContext(r.Context()).With("k", 1).Warn("second")
+		late = first
+		w.WriteHeader(204)
+	})
+	ids := map[string]bool{}
+	for range 3 {
+		id := do(t, s.Handler(), "GET", "/x", "").Header().Get("X-Request-Id")
+		if !hex32.MatchString(id) || ids[id] {
+			t.Fatalf("generated id %q (ids so far %v)", id, ids)
+		}
+		ids[id] = true
+		late.Error("late")
+		for _, msg := range []string{"first", "second", "late"} {
+			if l := logs.lines(t, msg); len(l) != len(ids) || l[len(l)-1]["request_id"] != id {
+				t.Fatalf("%s: %s", msg, logs.String())
+			}
+		}
+	}
+}
+
 func TestAccessLog(t *testing.T) {
 	s, logs := newServer(t)
 	s.HandleFunc("GET /users/{id}", func(w http.ResponseWriter, r *http.Request) {

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"net/http"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/kitdev/kit/runtime/internal/reqctx"
 	"github.com/kitdev/kit/runtime/log"
@@ -28,10 +29,15 @@ func RequestID() Middleware {
 			if v := r.Header[RequestIDHeader]; len(v) > 0 { // the key is canonical: Get without canonicalising
 				id = v[0]
 			}
+			st := reqctx.From(r.Context())
 			if !validRequestID(id) {
-				id = newRequestID()
+				if st != nil {
+					id = newRequestIDIn(st.IDBuffer()) // no allocation: the id lives in the state
+				} else {
+					id = newRequestID()
+				}
 			}
-			if st := reqctx.From(r.Context()); st != nil {
+			if st != nil {
 				st.SetRequestID(id) // no request copy inside the server
 				w.Header()[RequestIDHeader] = st.RequestIDHeader()
 				next.ServeHTTP(w, r)
@@ -76,6 +82,18 @@ func init() {
 }
 
 func newRequestID() string {
+	var out [32]byte
+	return string(fillRequestID(&out))
+}
+
+// newRequestIDIn writes a new id into buf and returns it as a string sharing
+// buf's memory: buf must not change afterwards.
+func newRequestIDIn(buf *[32]byte) string {
+	return unsafe.String(&fillRequestID(buf)[0], len(buf))
+}
+
+// fillRequestID writes a new id into out and returns it.
+func fillRequestID(out *[32]byte) []byte {
 	x := idCounter.Add(1) ^ idSeed
 	// splitmix64 finaliser: a bijection on uint64.
 	x ^= x >> 30
@@ -85,8 +103,7 @@ func newRequestID() string {
 	x ^= x >> 31
 	var raw [8]byte
 	binary.BigEndian.PutUint64(raw[:], x)
-	var out [32]byte
 	hex.Encode(out[:16], raw[:])
 	copy(out[16:], idProcess[:])
-	return string(out[:])
+	return out[:]
 }

@@ -1,16 +1,25 @@
 // Package benchcmp compares, in process, each generated handler with its hand-written
-// twin: the same request through a ServeMux to a discarding writer (no network, no
-// server middleware), so ns/op and allocs/op are the handlers' own.
+// twin and the generated peers (ogen, oapi-codegen with its request validator): the same
+// request through each one's router to a discarding writer (no network), so ns/op and
+// allocs/op are the handlers' own; kitstack is the generated handler behind kit's whole
+// server stack (what the hand-written and peer servers have no counterpart of).
 package benchcmp
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"testing"
 
+	"github.com/kitdev/kit/runtime/log"
+	"github.com/kitdev/kit/runtime/server"
+
 	"example.com/benchsvc/config"
 	"example.com/benchsvc/internal/handwritten"
+	"example.com/benchsvc/internal/peers/oapi"
+	"example.com/benchsvc/internal/peers/ogen"
 	handler "example.com/benchsvc/internal/transport/users"
+	"example.com/benchsvc/internal/wiring"
 	"example.com/benchsvc/svccontext"
 )
 
@@ -18,6 +27,19 @@ const (
 	createBody  = `{"name":"Ada Lovelace","email":"ada@example.com","age":36,"role":"admin","tags":["math","engines","poetry"],"address":{"street":"12 St James's Square","city":"London","zip":"12345"}}`
 	invalidBody = `{"name":"Ada Lovelace","email":"ada@example.com","age":5,"role":"admin","tags":["math"],"address":{"street":"12 St James's Square","city":"London","zip":"12345"}}`
 )
+
+// kitStack is the generated service's whole HTTP stack as the lean config runs it: kit's
+// server with its default middleware (request id, access log at warn, recovery, the
+// per-request state), routes registered by the generated wiring.
+func kitStack(b *testing.B) http.Handler {
+	log.SetLevel(log.LevelWarn)
+	svcCtx := svccontext.NewServiceContext(&config.Config{})
+	srv := server.New(svcCtx)
+	if err := wiring.Register(context.Background(), srv, svcCtx); err != nil {
+		b.Fatal(err)
+	}
+	return srv.Handler()
+}
 
 func kitMux() http.Handler {
 	svcCtx := svccontext.NewServiceContext(&config.Config{})
@@ -71,12 +93,15 @@ func run(b *testing.B, h http.Handler, method, target, payload string, status in
 	}
 }
 
-func benchBoth(b *testing.B, method, target, payload string, status int) {
+func benchAll(b *testing.B, method, target, payload string, status int) {
 	b.Run("kit", func(b *testing.B) { run(b, kitMux(), method, target, payload, status) })
+	b.Run("kitstack", func(b *testing.B) { run(b, kitStack(b), method, target, payload, status) })
 	b.Run("hand", func(b *testing.B) { run(b, handwritten.Handler(), method, target, payload, status) })
+	b.Run("ogen", func(b *testing.B) { run(b, ogen.Handler(), method, target, payload, status) })
+	b.Run("oapi", func(b *testing.B) { run(b, oapi.Handler(), method, target, payload, status) })
 }
 
-func BenchmarkCreate(b *testing.B)  { benchBoth(b, "POST", "/v1/users", createBody, 201) }
-func BenchmarkInvalid(b *testing.B) { benchBoth(b, "POST", "/v1/users", invalidBody, 400) }
-func BenchmarkGet(b *testing.B)     { benchBoth(b, "GET", "/v1/users/u-42?verbose=true", "", 200) }
-func BenchmarkList(b *testing.B)    { benchBoth(b, "GET", "/v1/users?limit=50", "", 200) }
+func BenchmarkCreate(b *testing.B)  { benchAll(b, "POST", "/v1/users", createBody, 201) }
+func BenchmarkInvalid(b *testing.B) { benchAll(b, "POST", "/v1/users", invalidBody, 400) }
+func BenchmarkGet(b *testing.B)     { benchAll(b, "GET", "/v1/users/u-42?verbose=true", "", 200) }
+func BenchmarkList(b *testing.B)    { benchAll(b, "GET", "/v1/users?limit=50", "", 200) }

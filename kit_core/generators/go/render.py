@@ -135,8 +135,9 @@ def go_file(path: str, owner: Owner, package: str, template: str, imports: Impor
 
 
 # A top-level comment line gofmt's doc-comment formatter may rewrite: indented (code block),
-# a list item, a heading, a link definition.
-_RISKY_TAIL = r"//(?: [ \t]| [-*+•#]| \d+[.)]| \[[^\]]*\]:|[^ \n])"
+# a list item, a heading, a link definition, no space after the slashes. A `//go:` directive
+# is safe: templates write it last in its comment, after a blank `//` line, where gofmt puts it.
+_RISKY_TAIL = r"//(?: [ \t]| [-*+•#]| \d+[.)]| \[[^\]]*\]:|(?!go:)[^ \n])"
 _RISKY_FIRST = re.compile(_RISKY_TAIL)
 # after a line break, not `^` with re.M: a pattern opening with a literal is searched for
 # by its prefix, several times faster over a whole file

@@ -23,6 +23,13 @@ type State struct {
 	clientGone atomic.Bool
 	requestID  string
 	idHeader   [1]string // the X-Request-Id header value, see RequestIDHeader
+	idBytes    [32]byte  // storage of a generated request id, see IDBuffer
+	// Storage of the request's logger for runtime/log (FromContext): the
+	// first caller claims it (ClaimLog) and sets LogBase before sharing the
+	// logger; LogBound is that logger once bound to the request.
+	logClaimed atomic.Bool
+	LogBase    any
+	LogBound   atomic.Pointer[LogHeld]
 	// W is the outermost recording writer, nil when none was installed.
 	W *ResponseWriter
 	// Storage for W and for the request carrying the state: one
@@ -56,6 +63,18 @@ func (s *State) String() string { return "reqctx.State" }
 // SetRequestID stores the request id (read by log.RequestIDFromContext).
 // Call it before the handler runs.
 func (s *State) SetRequestID(id string) { s.requestID, s.idHeader[0] = id, id }
+
+// LogHeld holds a logger (runtime/log's Logger) for State.LogBound.
+type LogHeld struct{ L any }
+
+// ClaimLog reports whether the caller is the first to claim the state's
+// logger storage (LogBase, LogBound).
+func (s *State) ClaimLog() bool { return s.logClaimed.CompareAndSwap(false, true) }
+
+// IDBuffer returns storage for a generated request id of up to 32 bytes:
+// the id is allocated with the state. Fill it once, before SetRequestID
+// (the id string is a view of it, so it must not change afterwards).
+func (s *State) IDBuffer() *[32]byte { return &s.idBytes }
 
 // RequestIDHeader returns the request id as a header value slice (backed
 // by the state, so setting the response header does not allocate).

@@ -1,6 +1,7 @@
-// Command loadtest drives the service benchmark: the generated service (two configs,
-// lean and default) and the hand-written baseline, each in its own process pinned to
-// one core, loaded over loopback with the same keep-alive requests in alternating rounds.
+// Command loadtest drives the service benchmark: the generated service (lean and default
+// configs), the hand-written baseline and the generated peers (ogen, oapi-codegen), each
+// in its own process pinned to one core, loaded over loopback with the same keep-alive
+// requests in alternating rounds.
 // It prints, per endpoint, each server's CPU time per request (from /proc, which other
 // work on the machine barely moves) and requests per second, as medians over the rounds,
 // with the ratios against the hand-written baseline measured in the same run.
@@ -45,7 +46,7 @@ type server struct {
 
 func main() {
 	kitBin := flag.String("kit", "", "generated service binary")
-	handBin := flag.String("hand", "", "hand-written service binary")
+	peerBin := flag.String("peer", "", "binary of the hand-written baseline and the peers (cmd/peer)")
 	lean := flag.String("lean", "", "config of the lean run")
 	def := flag.String("default", "", "config of the default run")
 	notel := flag.String("notel", "", "config of the default run with otel and metrics off (optional)")
@@ -54,15 +55,22 @@ func main() {
 	conc := flag.Int("c", 8, "concurrent connections")
 	core := flag.String("core", "0", "CPU the servers are pinned to (taskset -c); empty: no pinning")
 	only := flag.String("only", "", "comma-separated endpoints to run (default all)")
+	peers := flag.Bool("peers", true, "also load the generated peers (ogen, oapi-codegen)")
+	parityOnly := flag.Bool("parity", false, "only check that every server answers the invalid requests alike")
 	flag.Parse()
 
 	servers := []*server{
-		spawn("hand-written", *core, *handBin),
+		spawn("hand-written", *core, *peerBin, "-impl", "hand"),
 		spawn("kit lean", *core, *kitBin, "-config", *lean),
 		spawn("kit default", *core, *kitBin, "-config", *def),
 	}
 	if *notel != "" { // the default config without telemetry: what telemetry costs
 		servers = append(servers, spawn("kit def-notel", *core, *kitBin, "-config", *notel))
+	}
+	if *peers {
+		servers = append(servers,
+			spawn("ogen", *core, *peerBin, "-impl", "ogen"),
+			spawn("oapi-codegen", *core, *peerBin, "-impl", "oapi"))
 	}
 	defer func() {
 		for _, s := range servers {
@@ -72,6 +80,15 @@ func main() {
 	client := &http.Client{Transport: &http.Transport{
 		MaxIdleConns: *conc * 2, MaxIdleConnsPerHost: *conc * 2, DisableCompression: true,
 	}}
+	if *parityOnly {
+		if !parity(client, servers) {
+			for _, s := range servers {
+				s.stop()
+			}
+			os.Exit(1)
+		}
+		return
+	}
 	eps := endpoints
 	if *only != "" {
 		eps = nil
@@ -88,11 +105,18 @@ func main() {
 		}
 	}
 	fmt.Printf("service benchmark: %d connections, %d alternating rounds of %s, servers pinned to CPU %q\n", *conc, *rounds, *dur, *core)
-	fmt.Printf("%-8s %-13s %12s %9s %12s %9s\n", "endpoint", "server", "CPU us/req", "ratio", "req/s", "ratio")
+	ogenAt := -1 // the server CPU ratios are also taken against, round by round
+	for i, s := range servers {
+		if s.name == "ogen" {
+			ogenAt = i
+		}
+	}
+	fmt.Printf("%-8s %-13s %12s %9s %9s %12s %9s\n", "endpoint", "server", "CPU us/req", "ratio", "vs ogen", "req/s", "ratio")
 	for _, e := range eps {
 		cpu := make([][]float64, len(servers))
 		rps := make([][]float64, len(servers))
 		cpuRatio := make([][]float64, len(servers))
+		ogenRatio := make([][]float64, len(servers))
 		rpsRatio := make([][]float64, len(servers))
 		for r := 0; r < *rounds; r++ {
 			for i, s := range servers {
@@ -101,10 +125,15 @@ func main() {
 				cpuRatio[i] = append(cpuRatio[i], c/cpu[0][r])
 				rpsRatio[i] = append(rpsRatio[i], q/rps[0][r])
 			}
+			if ogenAt >= 0 {
+				for i := range servers {
+					ogenRatio[i] = append(ogenRatio[i], cpu[i][r]/cpu[ogenAt][r])
+				}
+			}
 		}
 		for i, s := range servers {
-			fmt.Printf("%-8s %-13s %12.1f %8.2fx %12.0f %8.2fx   cpu/req rounds %v\n", e.name, s.name,
-				median(cpu[i]), median(cpuRatio[i]), median(rps[i]), median(rpsRatio[i]), fmtAll(cpu[i]))
+			fmt.Printf("%-8s %-13s %12.1f %8.2fx %8.2fx %12.0f %8.2fx   cpu/req rounds %v\n", e.name, s.name,
+				median(cpu[i]), median(cpuRatio[i]), median(ogenRatio[i]), median(rps[i]), median(rpsRatio[i]), fmtAll(cpu[i]))
 		}
 	}
 }

@@ -13,6 +13,8 @@ import (
 )
 
 // Ping handles GET /ping.
+//
+//go:noinline
 func Ping(svcCtx *svccontext.ServiceContext) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		l := logic.NewPingService(r.Context(), svcCtx)

@@ -14,6 +14,8 @@ import (
 )
 
 // DropUser handles DELETE /users/{id}.
+//
+//go:noinline
 func DropUser(svcCtx *svccontext.ServiceContext) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var req types.UserReq

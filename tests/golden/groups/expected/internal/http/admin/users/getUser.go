@@ -14,6 +14,8 @@ import (
 )
 
 // GetUser handles GET /users/{id}.
+//
+//go:noinline
 func GetUser(svcCtx *svccontext.ServiceContext) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var req types.UserReq

@@ -12,6 +12,8 @@ import (
 )
 
 // ListV2Items handles GET /reports.
+//
+//go:noinline
 func ListV2Items(svcCtx *svccontext.ServiceContext) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		l := logic.NewListV2ItemsService(r.Context(), svcCtx)
