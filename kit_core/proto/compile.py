@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
@@ -83,28 +83,30 @@ def compile_protos(
         return Compiled()
     # imported here: a design without protos never loads protoc or protobuf (~15 ms)
     from google.protobuf import descriptor_pb2
-    from grpc_tools import _protoc_compiler
 
     with tempfile.TemporaryDirectory(prefix="kit-protoc-") as tmp:
         path = list(roots)
         if texts:
             path.insert(0, _overlay(Path(tmp) / "buffers", texts))
-        given = path
+        given, subset, pb = path, list(known), Path(tmp) / "known.pb"
         out = Path(tmp) / "set.pb"
-        args = [f"--descriptor_set_out={out}", "--include_imports", "--include_source_info"]
+        args = [f"--descriptor_set_out={out}", "--include_source_info"]
         if known:
+            # only ``names`` come out (the caller has the rest), and protoc is given only the
+            # known files they import, directly or not: the import statements of their texts
+            # say which (a file imported in a way the pattern misses is retried with all)
             fresh = {n: texts[n] if texts and n in texts else _read_text(roots[0] / n) for n in names}
             given = [_overlay(Path(tmp) / "fresh", fresh), *roots[1:]]
-            pb = Path(tmp) / "known.pb"
-            pb.write_bytes(descriptor_pb2.FileDescriptorSet(file=known).SerializeToString())
+            subset = _imported(known, fresh.values())
+            pb.write_bytes(descriptor_pb2.FileDescriptorSet(file=subset).SerializeToString())
             args.append(f"--descriptor_set_in={pb}")
-        args = [*(f"-I{p}" for p in given), *args, *names]
-        if _input_bytes(given, names) > ISOLATE_BYTES:
-            done = subprocess.run([sys.executable, "-m", "grpc_tools.protoc", *args], capture_output=True, check=False)
-            rc, lines = done.returncode, done.stderr.decode("utf-8", errors="replace").splitlines()
         else:
-            with _LOCK, _captured_stderr() as lines:
-                rc = _protoc_compiler.run_main([a.encode() for a in ["protoc", *args]])
+            args.append("--include_imports")
+        args = [*(f"-I{p}" for p in given), *args, *names]
+        rc, lines = _run(args, _input_bytes(given, names) > ISOLATE_BYTES)
+        if known and rc != 0 and len(subset) < len(known) and _missed(lines, known):
+            pb.write_bytes(descriptor_pb2.FileDescriptorSet(file=known).SerializeToString())
+            rc, lines = _run(args, _input_bytes(given, names) > ISOLATE_BYTES)
         result = Compiled(messages=_parse_lines(lines, given))
         if rc == 0 and out.is_file():
             result.files = list(descriptor_pb2.FileDescriptorSet.FromString(out.read_bytes()).file)
@@ -118,6 +120,43 @@ def compile_protos(
         if not any(not m.warning for m in result.messages):
             result.messages.append(Message(names[0], -1, -1, "protoc failed without a message"))
         return result
+
+
+def _run(args: list[str], isolate: bool) -> tuple[int, list[str]]:
+    """protoc's exit code and the lines it wrote to standard error."""
+    if isolate:
+        done = subprocess.run([sys.executable, "-m", "grpc_tools.protoc", *args], capture_output=True, check=False)
+        return done.returncode, done.stderr.decode("utf-8", errors="replace").splitlines()
+    from grpc_tools import _protoc_compiler
+
+    with _LOCK, _captured_stderr() as lines:
+        rc = _protoc_compiler.run_main([a.encode() for a in ["protoc", *args]])
+    return rc, lines
+
+
+_IMPORT = re.compile(r'^\s*import\s+(?:public\s+|weak\s+)?"([^"]+)"', re.MULTILINE)
+_NOT_FOUND = re.compile(r'Import "([^"]+)" was not found')
+
+
+def _imported(
+    known: Sequence[descriptor_pb2.FileDescriptorProto], texts: Iterable[str]
+) -> list[descriptor_pb2.FileDescriptorProto]:
+    """The known files that ``texts`` import, directly or not, in ``known``'s order."""
+    by_name = {f.name: f for f in known}
+    todo = [name for text in texts for name in _IMPORT.findall(text)]
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name not in seen and name in by_name:
+            seen.add(name)
+            todo += by_name[name].dependency
+    return [f for f in known if f.name in seen]
+
+
+def _missed(lines: Sequence[str], known: Sequence[descriptor_pb2.FileDescriptorProto]) -> bool:
+    """Whether protoc did not find an import that ``known`` holds."""
+    names = {f.name for f in known}
+    return any(m.group(1) in names for line in lines for m in _NOT_FOUND.finditer(line))
 
 
 def _input_bytes(path: Sequence[Path], names: Sequence[str]) -> int:
