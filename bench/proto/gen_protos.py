@@ -176,8 +176,8 @@ SHARED = (
     + "// Money is an amount in a currency.\nmessage Money {\n  string currency = 1 "
     "[(buf.validate.field).string.len = 3];\n  int64 units = 2;\n  int32 nanos = 3;\n}\n\n"
     "// PageRequest asks for one page of a list.\nmessage PageRequest {\n  int32 page_size = 1 "
-    "[(buf.validate.field).int32 = {gte: 0, lte: 1000}];\n  string page_token = 2;\n  google.protobuf.Timestamp as_of = 3;\n}\n"
-    + _enum("Region", 12)
+    "[(buf.validate.field).int32 = {gte: 0, lte: 1000}];\n  string page_token = 2;\n"
+    "  google.protobuf.Timestamp as_of = 3;\n}\n" + _enum("Region", 12)
 )
 
 PER_DIR = 6

@@ -38,8 +38,9 @@ if TYPE_CHECKING:
 # protoc runs in this process and shares its standard error: one compile at a time.
 _LOCK = threading.Lock()
 # protoc's peak memory is ~80 times the text it compiles (~400 MB for a 5 MB proto with
-# protovalidate rules) and stays with the process that ran it: inputs larger than this run
-# in a child protoc, so that a long-lived process (kit-lsp, the resident kit) keeps its size.
+# protovalidate rules) and stays with the process that ran it: in a long-lived process
+# (kit-lsp, the resident kit) inputs larger than this run in a child protoc; a one-off
+# `kit gen` runs protoc in-process (a child would cost an interpreter start).
 ISOLATE_BYTES = 1_000_000
 
 
@@ -73,12 +74,14 @@ def compile_protos(
     names: Sequence[str],
     texts: Mapping[str, str] | None = None,
     known: Sequence[descriptor_pb2.FileDescriptorProto] = (),
+    isolate: bool = False,
 ) -> Compiled:
     """Compile ``names``; never raises on bad input (problems are messages). ``known`` must
     not hold ``names`` nor anything that imports them, and must hold every other file of
     the first root that ``names`` import: protoc reads a file from an import root before it
     looks in `--descriptor_set_in`, so the first root is not given to protoc (``names`` are
-    read from it, or taken from ``texts``)."""
+    read from it, or taken from ``texts``). ``isolate``: a long-lived process asks for a
+    large input to be compiled in a child protoc."""
     if not names:
         return Compiled()
     # imported here: a design without protos never loads protoc or protobuf (~15 ms)
@@ -103,10 +106,11 @@ def compile_protos(
         else:
             args.append("--include_imports")
         args = [*(f"-I{p}" for p in given), *args, *names]
-        rc, lines = _run(args, _input_bytes(given, names) > ISOLATE_BYTES)
+        isolate = isolate and _input_bytes(given, names) > ISOLATE_BYTES
+        rc, lines = _run(args, isolate)
         if known and rc != 0 and len(subset) < len(known) and _missed(lines, known):
             pb.write_bytes(descriptor_pb2.FileDescriptorSet(file=known).SerializeToString())
-            rc, lines = _run(args, _input_bytes(given, names) > ISOLATE_BYTES)
+            rc, lines = _run(args, isolate)
         result = Compiled(messages=_parse_lines(lines, given))
         if rc == 0 and out.is_file():
             result.files = list(descriptor_pb2.FileDescriptorSet.FromString(out.read_bytes()).file)

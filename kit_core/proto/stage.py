@@ -91,9 +91,11 @@ def compile_design(
     manifest: Any,
     overrides: Mapping[str, str] | None = None,
     last: ProtoDesign | None = None,
+    isolate: bool = False,
 ) -> ProtoDesign:
     """Compile and check the design's protos; never raises on bad input. ``last``: the last
-    design of these settings that compiled (no errors), whose unchanged files are reused."""
+    design of these settings that compiled (no errors), whose unchanged files are reused;
+    ``isolate``: compile a large input in a child protoc (`compile_protos`)."""
     root = root.resolve()
     buffers = {_rel(p, root): t for p, t in (overrides or {}).items() if p.endswith(".proto") and _under(Path(p), root)}
     names = sorted(set(design_protos(root)) | set(buffers))
@@ -104,7 +106,7 @@ def compile_design(
     pd.stamps = {n: _stamp(root / n, buffers.get(n)) for n in names}
     reused = _reusable(last, pd)
     if reused is None:
-        compiled = compile_protos(pd.roots, names, buffers)
+        compiled = compile_protos(pd.roots, names, buffers, isolate=isolate)
         pd.messages = compiled.messages
         files = compiled.files
     else:
@@ -115,7 +117,8 @@ def compile_design(
         pd._texts = {n: t for n, t in last._texts.items() if n not in dirty}
         files = known
         if dirty:  # none: the protos are back to what ``last`` compiled
-            compiled = compile_protos(pd.roots, sorted(dirty), {n: t for n, t in buffers.items() if n in dirty}, known)
+            fresh = {n: t for n, t in buffers.items() if n in dirty}
+            compiled = compile_protos(pd.roots, sorted(dirty), fresh, known, isolate)
             pd.messages += compiled.messages
             files = _in_order(names, known, compiled.files) if compiled.files else []
     pd.diagnostics = [_diagnostic(pd, m) for m in pd.messages]

@@ -67,7 +67,8 @@ class Protos:
             settings = key[:3]
             last = self._good if self._good is not None and self._good[0] == settings else None
             sources = {p: t for p, (t, _) in texts.items()}
-            self._design = compile_design(self.root, self.root.parent, manifest, sources, last[1] if last else None)
+            good = last[1] if last else None
+            self._design = compile_design(self.root, self.root.parent, manifest, sources, good, isolate=True)
             self._key = key
             if self._design.compiled:
                 self._good = (settings, self._design)

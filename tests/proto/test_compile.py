@@ -177,7 +177,6 @@ def test_a_large_input_compiles_in_a_child_protoc_with_the_same_messages(tmp_pat
     design = project(
         tmp_path, {**SET, "shop/a.proto": 'syntax = "proto3";\npackage shop;\nmessage A {\n\tFoo b = 1;\n}\n'}
     )
-    in_process = compile_dir(design)
     monkeypatch.setattr(compile_mod, "ISOLATE_BYTES", 0)
     calls: list[list[str]] = []
     real_run = compile_mod.subprocess.run
@@ -187,9 +186,12 @@ def test_a_large_input_compiles_in_a_child_protoc_with_the_same_messages(tmp_pat
         return real_run(args, **kw)  # type: ignore[call-overload]
 
     monkeypatch.setattr(compile_mod.subprocess, "run", spy)
-    child = compile_dir(design)
+    in_process = compile_dir(design)
+    assert not calls  # a one-off run compiles in-process, whatever the size
+    manifest, _ = load_manifest(design / "kit.design.yaml")
+    child = compile_design(design, design.parent, manifest, isolate=True)
     assert calls and calls[0][1:3] == ["-m", "grpc_tools.protoc"]
     assert [d.render() for d in child.diagnostics] == [d.render() for d in in_process.diagnostics]
     assert any("shop/a.proto:4:2" in d.render() for d in child.diagnostics)
-    fixed = compile_dir(design, {str(design / "shop/a.proto"): GOOD})
+    fixed = compile_design(design, design.parent, manifest, {str(design / "shop/a.proto"): GOOD}, isolate=True)
     assert fixed.compiled and {f.name for f in fixed.files} >= set(SET)
