@@ -125,6 +125,8 @@ def compile_design(
     if files and not pd.has_errors:
         from kit_core.proto import checks
 
+        _stamp_includes(pd, files)
+
         pd.files = tuple(files)
         pd.diagnostics += checks.check_design(pd, manifest)
     return pd
@@ -147,7 +149,19 @@ def _reusable(last: ProtoDesign | None, pd: ProtoDesign) -> ProtoDesign | None:
     change what an import resolves to: everything is compiled again)."""
     if last is None or not last.compiled or last.roots != pd.roots or last.names != pd.names:
         return None
+    for name, stamp in last.stamps.items():
+        if name not in pd.stamps and _stamp(pd.disk_path(name) or pd.root / name, None) != stamp:
+            return None  # a proto of proto.includes changed: what imports it is not known here
     return last
+
+
+def _stamp_includes(pd: ProtoDesign, files: Iterable[Any]) -> None:
+    """Stamp the imports found through proto.includes, so that a compile over this one
+    notices them change (the well-known types do not)."""
+    wkt = well_known_root()
+    for f in files:
+        if f.name not in pd.stamps and (path := pd.disk_path(f.name)) is not None and not _under(path, wkt):
+            pd.stamps[f.name] = _stamp(path, None)
 
 
 def _dependents(files: Iterable[Any], changed: set[str]) -> set[str]:

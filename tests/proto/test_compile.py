@@ -195,3 +195,22 @@ def test_a_large_input_compiles_in_a_child_protoc_with_the_same_messages(tmp_pat
     assert any("shop/a.proto:4:2" in d.render() for d in child.diagnostics)
     fixed = compile_design(design, design.parent, manifest, {str(design / "shop/a.proto"): GOOD}, isolate=True)
     assert fixed.compiled and {f.name for f in fixed.files} >= set(SET)
+
+
+def test_a_compile_over_the_last_one_sees_a_changed_include(tmp_path: Path) -> None:
+    design = project(
+        tmp_path,
+        {
+            "shop/a.proto": 'syntax = "proto3";\npackage shop;\nimport "vendor/x.proto";\n'
+            "message A { vendor.X x = 1; }\n"
+        },
+        "proto:\n  includes:\n    - ./third_party\n",
+    )
+    inc = tmp_path / "third_party/vendor/x.proto"
+    inc.parent.mkdir(parents=True)
+    inc.write_text('syntax = "proto3";\npackage vendor;\noption go_package = "example.com/v/x;x";\nmessage X {}\n')
+    last = compile_dir(design)
+    assert last.compiled
+    inc.write_text('syntax = "proto3";\npackage vendor;\noption go_package = "example.com/v/x;x";\nmessage Y {}\n')
+    pd = _recompiled(design, last, {})
+    assert any('"vendor.X" is not defined' in d.message for d in pd.diagnostics)
