@@ -84,10 +84,9 @@ def _service_names(pd: ProtoDesign, file_case: str) -> Iterator[Diagnostic]:
     for f in pd.files:
         if f.name not in pd.names:
             continue
-        text = pd.text(f.name)
 
-        def place(*path: int, f: Any = f, text: Any = text) -> Any:
-            return text.located(f, [FILE_SERVICE, *path])
+        def place(*path: int, f: Any = f) -> Any:
+            return pd.text(f.name).located(f, [FILE_SERVICE, *path])
 
         for si, svc in enumerate(f.service):
             d = service_dir(svc.name, file_case)

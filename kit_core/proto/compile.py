@@ -1,12 +1,14 @@
 """Compile protos in-process with grpcio-tools' protoc: descriptors, or located errors.
 
-    result = compile_protos(roots, names, texts)
+    result = compile_protos(roots, names, texts, known)
 
 ``roots`` are the import roots in lookup order (the design folder first, `proto.includes`,
 then grpc_tools' well-known types); ``names`` are the files to compile by their import
 name (path relative to their root); ``texts`` maps an import name to an editor buffer that
-replaces the file on disk. The descriptors hold every imported file too, in dependency
-order, with source info (locations and comments).
+replaces the file on disk; ``known`` are files compiled before that protoc takes as they
+are instead of parsing them again (`--descriptor_set_in`: a design's unchanged protos and
+imports when one proto was edited). The descriptors hold every imported file too, in
+dependency order, with source info (locations and comments).
 
 protoc writes its messages to file descriptor 2 and stops at the first file that fails, so
 messages are taken from two places: protoc's own run (fd 2 captured for the call, lines
@@ -18,10 +20,11 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
@@ -34,6 +37,11 @@ if TYPE_CHECKING:
 
 # protoc runs in this process and shares its standard error: one compile at a time.
 _LOCK = threading.Lock()
+# protoc's peak memory is ~80 times the text it compiles (~400 MB for a 5 MB proto with
+# protovalidate rules) and stays with the process that ran it: in a long-lived process
+# (kit-lsp, the resident kit) inputs larger than this run in a child protoc; a one-off
+# `kit gen` runs protoc in-process (a child would cost an interpreter start).
+ISOLATE_BYTES = 1_000_000
 
 
 @cache
@@ -61,33 +69,119 @@ class Compiled:
     messages: list[Message] = field(default_factory=list)
 
 
-def compile_protos(roots: Sequence[Path], names: Sequence[str], texts: Mapping[str, str] | None = None) -> Compiled:
-    """Compile ``names``; never raises on bad input (problems are messages)."""
+def compile_protos(
+    roots: Sequence[Path],
+    names: Sequence[str],
+    texts: Mapping[str, str] | None = None,
+    known: Sequence[descriptor_pb2.FileDescriptorProto] = (),
+    isolate: bool = False,
+) -> Compiled:
+    """Compile ``names``; never raises on bad input (problems are messages). ``known`` must
+    not hold ``names`` nor anything that imports them, and must hold every other file of
+    the first root that ``names`` import: protoc reads a file from an import root before it
+    looks in `--descriptor_set_in`, so the first root is not given to protoc (``names`` are
+    read from it, or taken from ``texts``). ``isolate``: a long-lived process asks for a
+    large input to be compiled in a child protoc."""
     if not names:
         return Compiled()
     # deferred: a design without protos never loads protoc or protobuf (~15 ms)
     from google.protobuf import descriptor_pb2
-    from grpc_tools import _protoc_compiler  # deferred: as protobuf
 
     with tempfile.TemporaryDirectory(prefix="kit-protoc-") as tmp:
         path = list(roots)
         if texts:
             path.insert(0, _overlay(Path(tmp) / "buffers", texts))
+        given, subset, pb = path, list(known), Path(tmp) / "known.pb"
         out = Path(tmp) / "set.pb"
-        args = ["protoc", *(f"-I{p}" for p in path), f"--descriptor_set_out={out}"]
-        args += ["--include_imports", "--include_source_info", *names]
-        with _LOCK, _captured_stderr() as lines:
-            rc = _protoc_compiler.run_main([a.encode() for a in args])
-        result = Compiled(messages=_parse_lines(lines, path))
+        args = [f"--descriptor_set_out={out}", "--include_source_info"]
+        if known:
+            # only ``names`` come out (the caller has the rest), and protoc is given only the
+            # known files they import, directly or not: the import statements of their texts
+            # say which (a file imported in a way the pattern misses is retried with all)
+            fresh = {n: texts[n] if texts and n in texts else _read_text(roots[0] / n) for n in names}
+            given = [_overlay(Path(tmp) / "fresh", fresh), *roots[1:]]
+            subset = _imported(known, fresh.values())
+            pb.write_bytes(descriptor_pb2.FileDescriptorSet(file=subset).SerializeToString())
+            args.append(f"--descriptor_set_in={pb}")
+        else:
+            args.append("--include_imports")
+        args = [*(f"-I{p}" for p in given), *args, *names]
+        isolate = isolate and _input_bytes(given, names) > ISOLATE_BYTES
+        rc, lines = _run(args, isolate)
+        if known and rc != 0 and len(subset) < len(known) and _missed(lines, known):
+            pb.write_bytes(descriptor_pb2.FileDescriptorSet(file=known).SerializeToString())
+            rc, lines = _run(args, isolate)
+        result = Compiled(messages=_parse_lines(lines, given))
         if rc == 0 and out.is_file():
             result.files = list(descriptor_pb2.FileDescriptorSet.FromString(out.read_bytes()).file)
             return result
-        errors = _errors_per_file(names, path)
-        if errors:
-            result.messages = [m for m in result.messages if m.warning] + errors
-        elif not any(not m.warning for m in result.messages):
+        # protoc stopped at the first file that failed; the others are compiled one by one
+        # (a file whose errors protoc gave is not compiled a second time: a large one would
+        # cost as much again)
+        reported = {m.name for m in result.messages if not m.warning}
+        errors = _errors_per_file([n for n in names if n not in reported], path, result.messages)
+        result.messages += errors
+        if not any(not m.warning for m in result.messages):
             result.messages.append(Message(names[0], -1, -1, "protoc failed without a message"))
         return result
+
+
+def _run(args: list[str], isolate: bool) -> tuple[int, list[str]]:
+    """protoc's exit code and the lines it wrote to standard error."""
+    if isolate:
+        done = subprocess.run([sys.executable, "-m", "grpc_tools.protoc", *args], capture_output=True, check=False)
+        return done.returncode, done.stderr.decode("utf-8", errors="replace").splitlines()
+    # deferred: protoc loads only for a design with protos
+    from grpc_tools import _protoc_compiler
+
+    with _LOCK, _captured_stderr() as lines:
+        rc = _protoc_compiler.run_main([a.encode() for a in ["protoc", *args]])
+    return rc, lines
+
+
+_IMPORT = re.compile(r'^\s*import\s+(?:public\s+|weak\s+)?"([^"]+)"', re.MULTILINE)
+_NOT_FOUND = re.compile(r'Import "([^"]+)" was not found')
+
+
+def _imported(
+    known: Sequence[descriptor_pb2.FileDescriptorProto], texts: Iterable[str]
+) -> list[descriptor_pb2.FileDescriptorProto]:
+    """The known files that ``texts`` import, directly or not, in ``known``'s order."""
+    by_name = {f.name: f for f in known}
+    todo = [name for text in texts for name in _IMPORT.findall(text)]
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name not in seen and name in by_name:
+            seen.add(name)
+            todo += by_name[name].dependency
+    return [f for f in known if f.name in seen]
+
+
+def _missed(lines: Sequence[str], known: Sequence[descriptor_pb2.FileDescriptorProto]) -> bool:
+    """Whether protoc did not find an import that ``known`` holds."""
+    names = {f.name for f in known}
+    return any(m.group(1) in names for line in lines for m in _NOT_FOUND.finditer(line))
+
+
+def _input_bytes(path: Sequence[Path], names: Sequence[str]) -> int:
+    """The size of the files protoc is given (their imports not counted), as found first."""
+    total = 0
+    for name in names:
+        for root in path:
+            try:
+                total += (root / name).stat().st_size
+                break
+            except OSError:
+                continue
+    return total
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
 
 
 def _overlay(base: Path, texts: Mapping[str, str]) -> Path:
@@ -157,13 +251,13 @@ def _is_proto_name(name: str, path: Sequence[Path]) -> bool:
     return name.endswith(".proto") or any(name.startswith(str(p)) for p in path)
 
 
-def _errors_per_file(names: Sequence[str], path: Sequence[Path]) -> list[Message]:
-    """Every input's errors, with places, from grpc_tools' structured compile."""
+def _errors_per_file(names: Sequence[str], path: Sequence[Path], had: Sequence[Message]) -> list[Message]:
+    """Every input's errors, with places, from grpc_tools' structured compile; none of ``had``."""
     # deferred: protoc and protobuf load only for a design with protos
     from grpc_tools import _protoc_compiler
 
     include = [str(p).encode() for p in path]
-    seen: set[tuple[str, int, int, str]] = set()
+    seen = {(m.name, m.line, m.col, m.text) for m in had}
     out: list[Message] = []
     for name in names:
         try:

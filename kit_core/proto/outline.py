@@ -68,6 +68,25 @@ def outline(pd: Any, name: str) -> list[Symbol]:
     return sorted(out, key=lambda s: s.span.start_byte)
 
 
+class Outlines:
+    """The outlines of a compiled design's protos, each made when it is first asked for (the
+    outline of a large proto costs seconds: nothing makes it until an editor shows it).
+    ``before``'s outlines of files whose descriptors this design reuses are kept."""
+
+    def __init__(self, pd: Any, before: Outlines | None = None) -> None:
+        self._pd = pd
+        self._made: dict[str, list[Symbol]] = {}
+        if before is not None:
+            self._made = {n: o for n, o in before._made.items() if pd.file(n) is before._pd.file(n)}
+
+    def get(self, name: str, default: list[Symbol] | None = None) -> list[Symbol]:
+        if name not in self._made:
+            if name not in self._pd.names:
+                return default if default is not None else []
+            self._made[name] = outline(self._pd, name)
+        return self._made[name]
+
+
 def field_type(fl: Any, full: bool = False) -> str:
     """`string`, `repeated Item`; ``full`` names messages and enums by their full name."""
     # deferred: protoc and protobuf load only for a design with protos

@@ -28,13 +28,27 @@ class ProtoText:
     def __init__(self, path: str, data: bytes) -> None:
         self.path = path
         self.data = data
-        self.index = LineIndex(data)
-        self._starts = [0]
-        pos = data.find(b"\n")
-        while pos != -1:
-            self._starts.append(pos + 1)
-            pos = data.find(b"\n", pos + 1)
+        # made when a place is first asked for: a large proto that compiles needs none
+        self._index: LineIndex | None = None
+        self._line_starts: list[int] | None = None
         self._locations: dict[tuple[int, ...], descriptor_pb2.SourceCodeInfo.Location] | None = None
+
+    @property
+    def index(self) -> LineIndex:
+        if self._index is None:
+            self._index = LineIndex(self.data)
+        return self._index
+
+    @property
+    def _starts(self) -> list[int]:
+        if self._line_starts is None:
+            starts, data = [0], self.data
+            pos = data.find(b"\n")
+            while pos != -1:
+                starts.append(pos + 1)
+                pos = data.find(b"\n", pos + 1)
+            self._line_starts = starts
+        return self._line_starts
 
     def _location(
         self, fdp: descriptor_pb2.FileDescriptorProto, path: Sequence[int]

@@ -7,11 +7,18 @@
 It runs on every run, also with `--target docs` (a proto that does not compile fails the
 run before anything is written), and in the language server with the editor's buffers
 (``overrides``: absolute path -> text).
+
+Given the last design that compiled (``last``), only the protos that changed since and
+the protos that import them, directly or not, are compiled again: the rest, and every
+import outside the design, are handed to protoc as they were compiled (a keystroke in one
+proto of a large set, or a file its neighbours import, does not re-parse the set).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hashlib
+import os
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,6 +39,8 @@ class ProtoDesign:
     files: tuple[descriptor_pb2.FileDescriptorProto, ...] = ()  # compiled, dependency order
     roots: tuple[Path, ...] = ()  # import roots in lookup order
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)  # protoc's, by file; with the diagnostics
+    stamps: dict[str, object] = field(default_factory=dict)  # import name -> what it was compiled from
     _texts: dict[str, ProtoText] = field(default_factory=dict)
     _overrides: dict[str, str] = field(default_factory=dict)  # import name -> buffer text
 
@@ -80,8 +89,12 @@ def compile_design(
     project_root: Path,
     manifest: Any,
     overrides: Mapping[str, str] | None = None,
+    last: ProtoDesign | None = None,
+    isolate: bool = False,
 ) -> ProtoDesign:
-    """Compile and check the design's protos; never raises on bad input."""
+    """Compile and check the design's protos; never raises on bad input. ``last``: the last
+    design of these settings that compiled (no errors), whose unchanged files are reused;
+    ``isolate``: compile a large input in a child protoc (`compile_protos`)."""
     root = root.resolve()
     buffers = {_rel(p, root): t for p, t in (overrides or {}).items() if p.endswith(".proto") and _under(Path(p), root)}
     names = sorted(set(design_protos(root)) | set(buffers))
@@ -89,15 +102,102 @@ def compile_design(
     pd = ProtoDesign(root, tuple(names), roots=(root, *includes, well_known_root()), _overrides=buffers)
     if not names:
         return pd
-    compiled = compile_protos(pd.roots, names, buffers)
-    pd.diagnostics = [_diagnostic(pd, m) for m in compiled.messages]
-    if compiled.files and not pd.has_errors:
+    pd.stamps = {n: _stamp(root / n, buffers.get(n)) for n in names}
+    reused = _reusable(last, pd)
+    if reused is None:
+        compiled = compile_protos(pd.roots, names, buffers, isolate=isolate)
+        pd.messages = compiled.messages
+        files = compiled.files
+    else:
+        assert last is not None
+        dirty = _dependents(last.files, {n for n in names if pd.stamps[n] != last.stamps.get(n)})
+        known = [f for f in last.files if f.name not in dirty]
+        pd.messages = [m for m in last.messages if m.name not in dirty]
+        pd._texts = {n: t for n, t in last._texts.items() if n not in dirty}
+        files = known
+        if dirty:  # none: the protos are back to what ``last`` compiled
+            fresh = {n: t for n, t in buffers.items() if n in dirty}
+            compiled = compile_protos(pd.roots, sorted(dirty), fresh, known, isolate)
+            pd.messages += compiled.messages
+            files = _in_order(names, known, compiled.files) if compiled.files else []
+    pd.diagnostics = [_diagnostic(pd, m) for m in pd.messages]
+    if files and not pd.has_errors:
         # deferred: proto support (protobuf) loads only for a design with protos
         from kit_core.proto import checks
 
-        pd.files = tuple(compiled.files)
+        _stamp_includes(pd, files)
+
+        pd.files = tuple(files)
         pd.diagnostics += checks.check_design(pd, manifest)
     return pd
+
+
+def _stamp(path: Path, buffer: str | None) -> object:
+    """What a proto is compiled from: its buffer's digest, or its file's time and size."""
+    if buffer is not None:
+        return hashlib.blake2b(buffer.encode("utf-8"), digest_size=16).digest()
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
+
+
+def _reusable(last: ProtoDesign | None, pd: ProtoDesign) -> ProtoDesign | None:
+    """``last`` when its compile can stand in for the unchanged part of ``pd``'s: it compiled,
+    from the same import roots and the same set of protos (an added or removed proto may
+    change what an import resolves to: everything is compiled again)."""
+    if last is None or not last.compiled or last.roots != pd.roots or last.names != pd.names:
+        return None
+    for name, stamp in last.stamps.items():
+        if name not in pd.stamps and _stamp(pd.disk_path(name) or pd.root / name, None) != stamp:
+            return None  # a proto of proto.includes changed: what imports it is not known here
+    return last
+
+
+def _stamp_includes(pd: ProtoDesign, files: Iterable[Any]) -> None:
+    """Stamp the imports found through proto.includes, so that a compile over this one
+    notices them change (the well-known types do not)."""
+    wkt = well_known_root()
+    for f in files:
+        if f.name not in pd.stamps and (path := pd.disk_path(f.name)) is not None and not _under(path, wkt):
+            pd.stamps[f.name] = _stamp(path, None)
+
+
+def _dependents(files: Iterable[Any], changed: set[str]) -> set[str]:
+    """``changed`` and every file that imports one of them, directly or not."""
+    importers: dict[str, list[str]] = {}
+    for f in files:
+        for dep in f.dependency:
+            importers.setdefault(dep, []).append(f.name)
+    out, todo = set(changed), list(changed)
+    while todo:
+        for name in importers.get(todo.pop(), ()):
+            if name not in out:
+                out.add(name)
+                todo.append(name)
+    return out
+
+
+def _in_order(names: Iterable[str], known: list[Any], new: Iterable[Any]) -> list[Any]:
+    """The known and the newly compiled files in protoc's order when it compiles ``names``
+    at once: each name after its imports, depth first, in the order they are imported."""
+    by_name = {f.name: f for f in known}
+    by_name.update((f.name, f) for f in new)
+    out: list[Any] = []
+    done: set[str] = set()
+
+    def visit(name: str) -> None:
+        if name in done or name not in by_name:
+            return
+        done.add(name)
+        for dep in by_name[name].dependency:
+            visit(dep)
+        out.append(by_name[name])
+
+    for name in names:
+        visit(name)
+    return out
 
 
 def _diagnostic(pd: ProtoDesign, m: Message) -> Diagnostic:

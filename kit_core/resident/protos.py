@@ -2,7 +2,8 @@
 `kit gen` compiles them (`kit_core.proto.compile_design`), with open `.proto` buffers in
 place of the files on disk, and compiled again only when a proto (buffer or file), the
 manifest's proto settings or the set of protos changed - a keystroke in a `.kit` file
-does not run protoc.
+does not run protoc - and then only the changed protos and those importing them are
+compiled again over the last compile that succeeded.
 
 The last outline of each proto that compiled is kept, so the document symbols of a proto
 being edited into an error stay (at their last known places) until it compiles again.
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from kit_core.diagnostics import Diagnostic
-from kit_core.proto.outline import outline
+from kit_core.proto.outline import Outlines
 from kit_core.resident.buffers import Buffer
 
 LISTING_TTL = 2.0  # seconds a listing of the design's protos is trusted without a file event
@@ -28,8 +29,11 @@ class Protos:
         self.root = root
         self._key: tuple[object, ...] | None = None
         self._design: Any = None  # kit_core.proto.ProtoDesign
+        # the last design that compiled, with the settings it compiled under: what the next
+        # compile reuses (its unchanged protos are not parsed again)
+        self._good: tuple[tuple[object, ...], Any] | None = None
         self._listed: tuple[float, list[str]] | None = None
-        self.outlines: dict[str, list[Any]] = {}  # import name -> last good outline
+        self.outlines: Any = {}  # import name -> last good outline (kit_core.proto.outline.Outlines)
 
     def forget_listing(self) -> None:
         self._listed = None
@@ -48,7 +52,7 @@ class Protos:
         buffers = {p: d for p, d in open_docs.items() if d.kind == "proto" and _under(p, self.root)}
         disk = [str(self.root / n) for n in self._names()]
         if not buffers and not disk:
-            self._key, self._design = None, None
+            self._key, self._design, self._good = None, None, None
             return None, {}
         texts = {p: d.text_version() for p, d in buffers.items()}
         versions = {p: tv[1] for p, tv in texts.items()}
@@ -63,8 +67,14 @@ class Protos:
             # deferred: proto support (protobuf) loads only for a design with protos
             from kit_core.proto import compile_design
 
-            self._design = compile_design(self.root, self.root.parent, manifest, {p: t for p, (t, _) in texts.items()})
+            settings = key[:3]
+            last = self._good if self._good is not None and self._good[0] == settings else None
+            sources = {p: t for p, (t, _) in texts.items()}
+            good = last[1] if last else None
+            self._design = compile_design(self.root, self.root.parent, manifest, sources, good, isolate=True)
             self._key = key
+            if self._design.compiled:
+                self._good = (settings, self._design)
             self._remember_outlines()
         return self._design, versions
 
@@ -82,11 +92,10 @@ class Protos:
         return out
 
     def _remember_outlines(self) -> None:
-
         pd = self._design
         if pd is None or not pd.compiled:
             return
-        self.outlines = {name: outline(pd, name) for name in pd.names}
+        self.outlines = Outlines(pd, self.outlines if isinstance(self.outlines, Outlines) else None)
 
 
 def _stamp(path: str) -> tuple[int, int]:

@@ -47,7 +47,7 @@ class Snapshot:
     versions: dict[str, int | None] = field(default_factory=dict)  # open buffers analysed
     manifest_text: str | None = None  # the manifest's text analysed (None: no manifest)
     protos: Any = None  # kit_core.proto.ProtoDesign: the design's protos compiled (None without protos)
-    proto_outlines: dict[str, list[Any]] = field(default_factory=dict)  # import name -> last good outline
+    proto_outlines: Any = field(default_factory=dict)  # import name -> last good outline (.get(name, []))
 
     def diagnostics_for(self, path: str) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.span.path == path]

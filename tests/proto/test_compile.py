@@ -124,3 +124,93 @@ def test_check_merges_proto_diagnostics(tmp_path: Path) -> None:
     loaded = program.load_design(design)
     result = program.check(loaded)
     assert result.has_errors and [d.code for d in result.diagnostics] == ["proto/compile"]
+
+
+SET = {
+    "base/v1/base.proto": 'syntax = "proto3";\npackage base.v1;\nmessage Money { int64 units = 1; }\n',
+    "user/v1/user.proto": 'syntax = "proto3";\npackage user.v1;\nimport "base/v1/base.proto";\n'
+    'import "google/protobuf/timestamp.proto";\n'
+    "message Price { base.v1.Money amount = 1; google.protobuf.Timestamp at = 2; }\n",
+    "other/v1/other.proto": 'syntax = "proto3";\npackage other.v1;\nimport "google/protobuf/empty.proto";\n'
+    "message Alone { string id = 1; }\n",  # an unused import: a warning, kept when reused
+}
+
+
+def _recompiled(design: Path, last, overrides: dict[str, str]):  # type: ignore[no-untyped-def]
+    manifest, _ = load_manifest(design / "kit.design.yaml")
+    return compile_design(design, design.parent, manifest, overrides, last)
+
+
+def test_a_compile_over_the_last_one_is_the_full_compile(tmp_path: Path) -> None:
+    """Reusing the last compile's unchanged files gives the very descriptors, order and
+    diagnostics of compiling everything, whichever file changed."""
+    design = project(tmp_path, SET)
+    last = compile_dir(design)
+    assert last.compiled and [d.code for d in last.diagnostics] == ["proto/compile"]
+    base = str(design / "base/v1/base.proto")
+    edits = [
+        {base: SET["base/v1/base.proto"] + "message Rate { int32 bp = 1; }\n"},  # imported by user.proto
+        {str(design / "user/v1/user.proto"): SET["user/v1/user.proto"].replace("at = 2", "when = 2")},
+        {str(design / "other/v1/other.proto"): SET["other/v1/other.proto"].replace("id", "key")},
+    ]
+    for overrides in edits:
+        again, full = _recompiled(design, last, overrides), compile_dir(design, overrides)
+        assert [f.name for f in again.files] == [f.name for f in full.files]
+        assert [f.SerializeToString() for f in again.files] == [f.SerializeToString() for f in full.files]
+        assert [d.render() for d in again.diagnostics] == [d.render() for d in full.diagnostics]
+
+
+def test_an_importer_is_compiled_against_the_changed_import(tmp_path: Path) -> None:
+    design = project(tmp_path, SET)
+    last = compile_dir(design)
+    base = str(design / "base/v1/base.proto")
+    pd = _recompiled(design, last, {base: SET["base/v1/base.proto"].replace("Money", "Cash")})
+    (error,) = [d for d in pd.diagnostics if d.is_error]
+    assert error.span.path == str(design / "user/v1/user.proto") and '"base.v1.Money" is not defined' in error.message
+    # back to what the last good compile was made of: nothing to compile, the same result
+    assert _recompiled(design, last, {}).files == last.files
+
+
+def test_a_large_input_compiles_in_a_child_protoc_with_the_same_messages(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from kit_core.proto import compile as compile_mod
+
+    design = project(
+        tmp_path, {**SET, "shop/a.proto": 'syntax = "proto3";\npackage shop;\nmessage A {\n\tFoo b = 1;\n}\n'}
+    )
+    monkeypatch.setattr(compile_mod, "ISOLATE_BYTES", 0)
+    calls: list[list[str]] = []
+    real_run = compile_mod.subprocess.run
+
+    def spy(args: list[str], **kw: object) -> object:
+        calls.append(args)
+        return real_run(args, **kw)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(compile_mod.subprocess, "run", spy)
+    in_process = compile_dir(design)
+    assert not calls  # a one-off run compiles in-process, whatever the size
+    manifest, _ = load_manifest(design / "kit.design.yaml")
+    child = compile_design(design, design.parent, manifest, isolate=True)
+    assert calls and calls[0][1:3] == ["-m", "grpc_tools.protoc"]
+    assert [d.render() for d in child.diagnostics] == [d.render() for d in in_process.diagnostics]
+    assert any("shop/a.proto:4:2" in d.render() for d in child.diagnostics)
+    fixed = compile_design(design, design.parent, manifest, {str(design / "shop/a.proto"): GOOD}, isolate=True)
+    assert fixed.compiled and {f.name for f in fixed.files} >= set(SET)
+
+
+def test_a_compile_over_the_last_one_sees_a_changed_include(tmp_path: Path) -> None:
+    design = project(
+        tmp_path,
+        {
+            "shop/a.proto": 'syntax = "proto3";\npackage shop;\nimport "vendor/x.proto";\n'
+            "message A { vendor.X x = 1; }\n"
+        },
+        "proto:\n  includes:\n    - ./third_party\n",
+    )
+    inc = tmp_path / "third_party/vendor/x.proto"
+    inc.parent.mkdir(parents=True)
+    inc.write_text('syntax = "proto3";\npackage vendor;\noption go_package = "example.com/v/x;x";\nmessage X {}\n')
+    last = compile_dir(design)
+    assert last.compiled
+    inc.write_text('syntax = "proto3";\npackage vendor;\noption go_package = "example.com/v/x;x";\nmessage Y {}\n')
+    pd = _recompiled(design, last, {})
+    assert any('"vendor.X" is not defined' in d.message for d in pd.diagnostics)
