@@ -132,7 +132,8 @@ def go_project(tmp: Path, design: Path, env: dict[str, str]) -> Path:
     project.mkdir()
     (project / "go.mod").write_text("module example.com/bench\n\ngo 1.26\n", encoding="utf-8")
     shutil.copytree(design, project / "design")
-    kit = [sys.executable, "-m", "kit_core", "gen", "design", "--no-daemon"]
+    beside = Path(sys.executable).with_name("kit")  # the kit of this Python, as bench_cli runs it
+    kit = [str(beside) if beside.is_file() else "kit", "gen", "design", "--no-daemon"]
     subprocess.run(kit, cwd=project, env={**env, "KIT_NO_DAEMON": "1"}, check=True, capture_output=True)
     subprocess.run(["go", "mod", "tidy"], cwd=project, env=peers.go_env(), check=True, capture_output=True)
     return project
