@@ -47,10 +47,6 @@ class Size:
     types: int
     methods: int
 
-    @property
-    def packages(self) -> int:
-        return default_packages(self.types)
-
 
 SIZES = {"default": Size(2000, 600), "large": Size(10000, 3000)}
 

@@ -49,7 +49,7 @@ class Recorder:
         self.arrived[(params.uri, params.version)] = time.perf_counter()
         self.event.set()
 
-    async def wait(self, uri: str, version: int, timeout: float = 60) -> float:
+    async def wait(self, uri: str, version: int, timeout: float = 300) -> float:
         async def poll() -> float:
             while (uri, version) not in self.arrived:
                 self.event.clear()
