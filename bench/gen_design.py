@@ -1,6 +1,7 @@
 """Generate a large synthetic kit design for benchmarks.
 
-    python bench/gen_design.py OUT_DIR [--packages 100] [--types 2000] [--methods 600] [--big-lines 3000]
+    python bench/gen_design.py OUT_DIR [--size default|large] [--packages N] [--types 2000] [--methods 600]
+                                       [--big-lines 3000]
 
 The design is valid (no diagnostics) and exercises what the analyzer does on real designs:
 every package has a types file and a service file; types use scalars with validators,
@@ -8,6 +9,12 @@ enums, mixins, generic instances and references to the shared package `p0` (as r
 designs share common types); services use prefixes, middlewares, path variables, header/query bindings and
 `@errors`; every package declares an event. One extra package `big` holds a single file of
 about `--big-lines` lines (for the language-server benchmark).
+
+Sizes (`SIZES`, `--size`): `default` is the 2,000-type / 600-method design of 100
+packages; `large` is five times it, 10,000 types / 3,000 methods in 500 packages (each
+package the same shape as in the default design, so "five times the design" is five times
+as many packages, not packages five times as big). `--packages` defaults to one package
+per 20 types (100 for the default size).
 
 `write_design(root, types, methods, packages, big_lines)` is the importable entry point.
 """
@@ -30,6 +37,23 @@ openapi:
       type: http
       scheme: bearer
 """
+
+
+TYPES_PER_PACKAGE = 20
+
+
+@dataclass(frozen=True)
+class Size:
+    types: int
+    methods: int
+
+
+SIZES = {"default": Size(2000, 600), "large": Size(10000, 3000)}
+
+
+def default_packages(types: int) -> int:
+    """One package per TYPES_PER_PACKAGE types, as the default design has."""
+    return max(1, types // TYPES_PER_PACKAGE)
 
 
 @dataclass(frozen=True)
@@ -154,9 +178,12 @@ def _big(lines_wanted: int) -> list[str]:
 
 
 def write_design(
-    root: Path, types: int = 2000, methods: int = 600, packages: int = 100, big_lines: int = 3000
+    root: Path, types: int = 2000, methods: int = 600, packages: int | None = None, big_lines: int = 3000
 ) -> DesignInfo:
-    """Write the design under ``root`` (created if missing) and describe it."""
+    """Write the design under ``root`` (created if missing) and describe it; ``packages``
+    defaults to one per TYPES_PER_PACKAGE types."""
+    if packages is None:
+        packages = default_packages(types)
     root.mkdir(parents=True, exist_ok=True)
     (root / "kit.design.yaml").write_text(MANIFEST, encoding="utf-8")
     per_types = max(1, types // packages)
@@ -180,14 +207,29 @@ def write_design(
     return DesignInfo(root, tuple(files), per_types * packages, per_methods * packages, packages + 1, big, edit)
 
 
+def add_size_arguments(ap: argparse.ArgumentParser) -> None:
+    """--size, --types, --methods and --packages, as every bench script takes them."""
+    ap.add_argument("--size", choices=sorted(SIZES), help="a preset: default 2,000 types, large 10,000")
+    ap.add_argument("--types", type=int, help="types (default 2000)")
+    ap.add_argument("--methods", type=int, help="methods (default 600)")
+    ap.add_argument("--packages", type=int, help=f"packages (default one per {TYPES_PER_PACKAGE} types)")
+
+
+def resolve_size(args: argparse.Namespace) -> None:
+    """Fill types, methods and packages from --size where they were not given."""
+    size = SIZES[args.size or "default"]
+    args.types = size.types if args.types is None else args.types
+    args.methods = size.methods if args.methods is None else args.methods
+    args.packages = default_packages(args.types) if args.packages is None else args.packages
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("out", type=Path)
-    ap.add_argument("--packages", type=int, default=100)
-    ap.add_argument("--types", type=int, default=2000)
-    ap.add_argument("--methods", type=int, default=600)
+    add_size_arguments(ap)
     ap.add_argument("--big-lines", type=int, default=3000)
     args = ap.parse_args(argv)
+    resolve_size(args)
     info = write_design(args.out, args.types, args.methods, args.packages, args.big_lines)
     lines = sum(len(f.read_text(encoding="utf-8").splitlines()) for f in info.files)
     print(

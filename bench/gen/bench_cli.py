@@ -1,7 +1,7 @@
 """`kit gen` and kit-lsp generate-on-save as a user runs them, on the 2,000-type design.
 
-    python bench/gen/bench_cli.py [--rounds 5] [--types 2000] [--methods 600]
-                                  [--only clean,no-op,edit,no-op-here,edit-here,lsp]
+    python bench/gen/bench_cli.py [--rounds 5] [--size default|large] [--types N] [--methods N]
+                                  [--only clean,no-op,edit,no-op-here,edit-here,lsp] [--no-peer]
 
 Every figure is the wall time of a real process, from its start to its exit (the CLI) or
 from `didSave` to the log line the server sends once the files are written (kit-lsp),
@@ -18,6 +18,11 @@ median of ``--rounds`` runs:
   through the daemon;
 - no-op-here, edit-here: the same with `--no-daemon` (a fresh process parses everything);
 - lsp save: the same edit in kit-lsp (document open, `didChange`, file saved, `didSave`).
+
+The Go peer of clean (`bench/peers`, pinned ogen), alternating with kit's clean rounds:
+`ogen` generating its package from the `docs/openapi.yaml` kit wrote for the same design,
+into an empty folder, from its start to its exit. Each clean figure also gives the
+process's CPU time (user + system: steadier than wall time on a shared machine).
 
 Baseline, measured in the same run for the machine's speed at that moment: `gofmt -l`
 over the generated tree (a fixed Go workload over the same files). The targets are
@@ -37,6 +42,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -49,10 +55,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "bench"))
 
-from gen_design import DesignInfo, write_design  # noqa: E402
+sys.path.insert(0, str(REPO / "bench" / "peers"))
+import peers  # noqa: E402
+from gen_design import DesignInfo, add_size_arguments, resolve_size, write_design  # noqa: E402
 
 FIGURES = ("clean", "no-op", "edit", "no-op-here", "edit-here", "lsp")
-TARGETS = {"clean": 2.5, "no-op": 0.3, "edit": 0.3, "no-op-here": 0.3, "edit-here": 0.3, "lsp save": 0.3}
+TARGETS = {"clean": 2.5, "ogen": 0.0, "no-op": 0.3, "edit": 0.3, "no-op-here": 0.3, "edit-here": 0.3, "lsp save": 0.3}
 OUTPUTS = ("internal", "docs", "config", "svccontext", "main.go")
 EDIT_A, EDIT_B = "\tname string @length(1, 200)", "\tname string @length(1, 201)"
 
@@ -64,13 +72,36 @@ def kit_command() -> str:
     return str(beside) if beside.is_file() else "kit"
 
 
-def kit(project: Path, env: dict[str, str], *flags: str) -> float:
+CPU: dict[str, list[float]] = {}  # CPU seconds (user + system) of each timed process, by figure
+
+
+def timed(name: str, command: list[str], cwd: Path, env: dict[str, str]) -> float:
+    """Wall seconds of the command, from its start to its exit; its CPU time goes to CPU[name]."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    out = subprocess.run([kit_command(), "gen", "design", *flags], cwd=project, env=env, capture_output=True, text=True)
+    out = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
     took = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if out.returncode != 0:
-        raise SystemExit(f"kit gen failed:\n{out.stderr[-2000:]}")
+        raise SystemExit(f"{command[0]} failed:\n{out.stderr[-2000:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    CPU.setdefault(name, []).append(cpu)
     return took
+
+
+def kit(project: Path, env: dict[str, str], *flags: str, name: str = "kit") -> float:
+    return timed(name, [kit_command(), "gen", "design", *flags], project, env)
+
+
+def ogen(binary: Path, spec: Path, target: Path) -> float:
+    """ogen generating its package from ``spec`` into the empty folder ``target``."""
+    shutil.rmtree(target, ignore_errors=True)
+    return timed(
+        "ogen",
+        [str(binary), "-clean", "-target", str(target), "-package", "api", str(spec)],
+        target.parent,
+        peers.go_env(),
+    )
 
 
 def compile_kit() -> bool:
@@ -210,31 +241,46 @@ async def lsp_saves(info: DesignInfo, env: dict[str, str], rounds: int) -> list[
 
 def show(name: str, samples: list[float], baseline: float) -> None:
     med = statistics.median(samples)
-    print(
+    text = (
         f"{name:10} median {med * 1000:7.0f} ms  (min {min(samples) * 1000:6.0f}, max {max(samples) * 1000:6.0f})"
-        f"  = {med / baseline:5.2f} x baseline   target < {TARGETS[name] * 1000:.0f} ms: "
-        f"{'met' if med < TARGETS[name] else f'missed by {med / TARGETS[name]:.2f}x'}"
+        f"  = {med / baseline:5.2f} x baseline"
     )
+    if TARGETS[name]:
+        met = "met" if med < TARGETS[name] else f"missed by {med / TARGETS[name]:.2f}x"
+        text += f"   target < {TARGETS[name] * 1000:.0f} ms: {met}"
+    if name in CPU:
+        text += f"   CPU median {statistics.median(CPU[name]) * 1000:.0f} ms"
+    print(text)
+
+
+def show_peer(kit_wall: list[float], ogen_wall: list[float]) -> None:
+    """kit's clean against ogen's, per round (they alternate) and of the medians."""
+    rounds = ", ".join(f"{k / o:.2f}" for k, o in zip(kit_wall, ogen_wall, strict=True))
+    wall = statistics.median(kit_wall) / statistics.median(ogen_wall)
+    cpu = statistics.median(CPU["clean"]) / statistics.median(CPU["ogen"])
+    print(f"kit / ogen, clean: wall {wall:.2f}x (rounds {rounds}), CPU {cpu:.2f}x   target <= 0.60x wall")
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--types", type=int, default=2000)
-    ap.add_argument("--methods", type=int, default=600)
+    add_size_arguments(ap)
+    ap.add_argument("--no-peer", action="store_true", help="clean: do not measure ogen")
+    ap.add_argument("--no-settle", action="store_true", help="clean: do not wait for the disk (see settle_disk)")
     ap.add_argument("--only", default=",".join(FIGURES), help="which figures (comma-separated)")
     ap.add_argument(
         "--delete-outputs", action="store_true", help="clean: delete the last run's outputs right before (see clean)"
     )
     ap.add_argument("--no-compile", action="store_true", help="leave kit's modules without bytecode (see compile_kit)")
     args = ap.parse_args()
+    resolve_size(args)
     only = set(args.only.split(","))
     compiled = not args.no_compile and compile_kit()
     with tempfile.TemporaryDirectory(prefix="kit-bench-cli-") as tmp:
         project = Path(tmp) / "project"
         project.mkdir()
         (project / "go.mod").write_text("module example.com/bench\n\ngo 1.26\n", encoding="utf-8")
-        info = write_design(project / "design", types=args.types, methods=args.methods)
+        info = write_design(project / "design", types=args.types, methods=args.methods, packages=args.packages)
         cache = Path(tmp) / "cache"
         cache.mkdir()
         run_dir = Path(tmp) / "run"  # the bench's own resident kit, not the user's
@@ -245,12 +291,23 @@ def main() -> int:
         results = {}
         try:
             if "clean" in only:
-                disk = settle_disk(Path(tmp) / "probes")
-                run = lambda: kit(project, env, "--no-daemon")  # noqa: E731
+                disk = "disk not settled (--no-settle)" if args.no_settle else settle_disk(Path(tmp) / "probes")
                 trash = None if args.delete_outputs else Path(tmp) / "trash"
-                results["clean"] = measure(args.rounds, run, lambda: clean(project, cache, trash))
-            kit(project, env)  # starts the daemon (which loads the design once it has answered)
-            time.sleep(10)  # a bench: let it finish loading, as it has by a user's next edit
+                ogen_bin = None if args.no_peer else peers.build("ogen")
+                spec, target = Path(tmp) / "openapi.yaml", Path(tmp) / "ogen" / "api"
+                target.parent.mkdir()
+                results["clean"], results["ogen"] = [], []
+                for _ in range(args.rounds):  # kit and its peer alternate: the machine's load hits both
+                    clean(project, cache, trash)
+                    results["clean"].append(kit(project, env, "--no-daemon", name="clean"))
+                    if ogen_bin is not None:
+                        shutil.copyfile(project / "docs" / "openapi.yaml", spec)
+                        results["ogen"].append(ogen(ogen_bin, spec, target))
+                if not results["ogen"]:
+                    del results["ogen"]
+            if only & {"no-op", "edit"}:
+                kit(project, env)  # starts the daemon (which loads the design once it has answered)
+                time.sleep(10)  # a bench: let it finish loading, as it has by a user's next edit
             if "no-op" in only:
                 results["no-op"] = measure(args.rounds, lambda: kit(project, env))
             if "edit" in only:
@@ -271,8 +328,12 @@ def main() -> int:
             print(disk)
         if compiled:
             print("kit's modules were byte-compiled first (PYTHONDONTWRITEBYTECODE is set; --no-compile: not)")
+        if "ogen" in results:
+            print(f"peer: {peers.version('ogen')} on the design's docs/openapi.yaml, alternating with clean")
         for name, samples in results.items():
             show(name, samples, baseline)
+        if "ogen" in results:
+            show_peer(results["clean"], results["ogen"])
         if "lsp" in only:
             show("lsp save", asyncio.run(lsp_saves(info, env, args.rounds)), baseline)
     return 0

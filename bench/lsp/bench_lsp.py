@@ -1,6 +1,6 @@
 """kit-lsp latency on a large synthetic design (bench/gen_design.py) with one 3,000-line file.
 
-    python bench/lsp/bench_lsp.py [--rounds 40] [--packages 100] [--types 2000] [--methods 600] [--saves 2]
+    python bench/lsp/bench_lsp.py [--rounds 40] [--size default|large] [--types N] [--methods N] [--saves 2]
 
 Measures, with the server's default settings (debounce included):
 - diagnostics: one-character `didChange` in the 3,000-line file -> its `publishDiagnostics`
@@ -32,7 +32,7 @@ from pytest_lsp import LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from gen_design import write_design  # noqa: E402
+from gen_design import add_size_arguments, resolve_size, write_design  # noqa: E402
 
 TARGETS = {"diagnostics": 50.0, "completion": 30.0, "during-regen": 50.0}
 
@@ -49,7 +49,7 @@ class Recorder:
         self.arrived[(params.uri, params.version)] = time.perf_counter()
         self.event.set()
 
-    async def wait(self, uri: str, version: int, timeout: float = 60) -> float:
+    async def wait(self, uri: str, version: int, timeout: float = 300) -> float:
         async def poll() -> float:
             while (uri, version) not in self.arrived:
                 self.event.clear()
@@ -202,11 +202,10 @@ async def _during_regeneration(
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=40)
-    ap.add_argument("--packages", type=int, default=100)
-    ap.add_argument("--types", type=int, default=2000)
-    ap.add_argument("--methods", type=int, default=600)
+    add_size_arguments(ap)
     ap.add_argument("--saves", type=int, default=2)
     args = ap.parse_args()
+    resolve_size(args)
     asyncio.run(run(args.rounds, args.packages, args.types, args.methods, args.saves))
 
 

@@ -1,6 +1,7 @@
 """kit-lsp start-up: `initialize` answer time and first diagnostics on the large design.
 
-    python bench/lsp/bench_start.py [--runs 7] [--cold 3] [--packages 100] [--types 2000] [--methods 600]
+    python bench/lsp/bench_start.py [--runs 7] [--cold 3] [--size default|large] [--types N] [--methods N]
+                                    [--no-peer]
 
 Each run spawns a fresh `python -m kit_lsp` and talks to it with a stdlib-only client
 (`tests/lsp/raw_client.py`), so the client's own imports do not count:
@@ -15,6 +16,13 @@ Each run spawns a fresh `python -m kit_lsp` and talks to it with a stdlib-only c
   Target 500 ms. Also printed: spawn -> those diagnostics. Cold is the median of --cold
   starts, each over its own empty cache, alternating with as many starts without the first
   look (`KIT_LSP_FIRST_LOOK=0`: the server's own full analysis; the baseline).
+- the Go peer (`bench/peers`, pinned gopls), alternating with kit's cold starts: gopls
+  spawned on the Go rendering of the same design (the project `kit gen` writes for it,
+  `go mod tidy` offline), `initialize` answer and `didOpen` of the `big` package's
+  generated `types.go` (the 3,000-line file's types, ~6,300 lines of Go) to gopls's first
+  `publishDiagnostics` for it, each over an empty gopls cache (`GOPLSCACHE`), as kit's
+  cold starts are over an empty kit cache; then warm, alternating with kit's warm starts
+  (over the cache of its last cold start). `--no-peer` skips it.
 
 Prints only; no assertion.
 """
@@ -23,7 +31,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -32,7 +42,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "bench"))
 sys.path.insert(0, str(REPO / "tests" / "lsp"))
-from gen_design import write_design  # noqa: E402
+sys.path.insert(0, str(REPO / "bench" / "peers"))
+import peers  # noqa: E402
+from gen_design import add_size_arguments, resolve_size, write_design  # noqa: E402
 from raw_client import RawClient, diagnostics_for  # noqa: E402
 
 BASELINE_SERVER = r"""
@@ -113,6 +125,36 @@ def first_diagnostics(root: Path, big: Path, env: dict[str, str]) -> tuple[float
         _ended(started)
 
 
+def go_project(tmp: Path, design: Path, env: dict[str, str]) -> Path:
+    """The Go rendering of the design: a project `kit gen` writes for it, its go.sum
+    completed offline (`go mod tidy`), as a user's project is before they open it."""
+    project = tmp / "go-project"
+    project.mkdir()
+    (project / "go.mod").write_text("module example.com/bench\n\ngo 1.26\n", encoding="utf-8")
+    shutil.copytree(design, project / "design")
+    beside = Path(sys.executable).with_name("kit")  # the kit of this Python, as bench_cli runs it
+    kit = [str(beside) if beside.is_file() else "kit", "gen", "design", "--no-daemon"]
+    subprocess.run(kit, cwd=project, env={**env, "KIT_NO_DAEMON": "1"}, check=True, capture_output=True)
+    subprocess.run(["go", "mod", "tidy"], cwd=project, env=peers.go_env(), check=True, capture_output=True)
+    return project
+
+
+def gopls_start(gopls: Path, project: Path, cache: Path) -> tuple[float, float, float]:
+    """Like first_diagnostics, for gopls on the Go project over an empty gopls cache: the
+    first publishDiagnostics for the opened file (gopls publishes one even when empty)."""
+    client = RawClient([str(gopls)], {**peers.go_env(), "GOPLSCACHE": str(cache)})
+    try:
+        init = client.initialize(project)
+        path = project / "internal" / "types" / "big" / "types.go"
+        uri = path.as_uri()
+        item = {"uri": uri, "languageId": "go", "version": 1, "text": path.read_text(encoding="utf-8")}
+        sent = client.notify("textDocument/didOpen", {"textDocument": item})
+        at, _ = client.wait(diagnostics_for(uri), timeout=600)
+        return init, (at - sent) * 1000, (at - client.started) * 1000
+    finally:
+        client.close()
+
+
 def line(name: str, ms: float, target: float | None, baseline: float | None = None) -> None:
     text = f"{name:34} {ms:8.1f} ms"
     if target is not None:
@@ -126,10 +168,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--cold", type=int, default=3)
-    ap.add_argument("--packages", type=int, default=100)
-    ap.add_argument("--types", type=int, default=2000)
-    ap.add_argument("--methods", type=int, default=600)
+    add_size_arguments(ap)
+    ap.add_argument("--no-peer", action="store_true", help="do not measure gopls")
     args = ap.parse_args()
+    resolve_size(args)
     with tempfile.TemporaryDirectory(prefix="kit-bench-start-") as tmp:
         env = {**os.environ, "KIT_CACHE_DIR": str(Path(tmp) / "cache")}
         empty = Path(tmp) / "empty"
@@ -141,15 +183,23 @@ def main() -> None:
         line("initialize (empty folder)", init, 100, baseline)
         info = write_design(Path(tmp) / "design", args.types, args.methods, args.packages, 3000)
         print(f"design: {info.packages} packages, {info.types} types, {info.methods} methods")
-        colds, offs = [], []
+        gopls = None if args.no_peer else peers.build("gopls")
+        project = None if gopls is None else go_project(Path(tmp), info.root, env)
+        colds, offs, peer = [], [], []
         for i in range(max(1, args.cold)):
+            if gopls is not None and project is not None:
+                peer.append(gopls_start(gopls, project, Path(tmp) / f"gopls{i}"))
             off = {**env, "KIT_CACHE_DIR": str(Path(tmp) / f"off{i}"), "KIT_LSP_FIRST_LOOK": "0"}
             offs.append(first_diagnostics(info.root, info.big_file, off))
             colds.append(
                 first_diagnostics(info.root, info.big_file, {**env, "KIT_CACHE_DIR": str(Path(tmp) / f"c{i}")})
             )
         env["KIT_CACHE_DIR"] = str(Path(tmp) / f"c{len(colds) - 1}")  # what the last cold start cached
-        warm = [first_diagnostics(info.root, info.big_file, env) for _ in range(max(1, args.runs // 2))]
+        warm, peer_warm = [], []
+        for _ in range(max(1, args.runs // 2)):
+            warm.append(first_diagnostics(info.root, info.big_file, env))
+            if gopls is not None and project is not None:  # over what its last cold start cached
+                peer_warm.append(gopls_start(gopls, project, Path(tmp) / f"gopls{len(peer) - 1}"))
         line("initialize (large design)", statistics.median(w[0] for w in [*colds, *warm]), 100, baseline)
         off_ms = statistics.median(o[1] for o in offs)
         line("first diagnostics, cold", statistics.median(c[1] for c in colds), 500, off_ms)
@@ -158,7 +208,17 @@ def main() -> None:
         line("  spawn -> first diagnostics, cold", statistics.median(c[2] for c in colds), None)
         line("first diagnostics, warm", statistics.median(w[1] for w in warm), 500)
         line("  spawn -> first diagnostics, warm", statistics.median(w[2] for w in warm), None)
-        time.sleep(0)
+        if peer:
+            print(f"peer: {peers.version('gopls')} on the generated Go project, alternating with the cold starts")
+            line("gopls initialize", statistics.median(p[0] for p in peer), None)
+            gopls_ms = statistics.median(p[1] for p in peer)
+            kit_ms = statistics.median(c[1] for c in colds)
+            line("gopls first diagnostics", gopls_ms, None)
+            print(f"{'':34} runs: {', '.join(f'{p[1]:.0f}' for p in peer)} ms")
+            line("  gopls spawn -> first diagnostics", statistics.median(p[2] for p in peer), None)
+            line("gopls first diagnostics, warm", statistics.median(p[1] for p in peer_warm), None)
+            print(f"kit / gopls, first diagnostics (cold): {kit_ms / gopls_ms:.2f}x (target <= 1.00x)")
+        print(f"load average at the end: {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
