@@ -52,7 +52,17 @@ def rename_pairs(
         m = stub_method(GoSource.parse(data)) if data is not None else None
         if m is not None:
             olds[path] = m
-    news = {path: m for path, text in new if (m := stub_method(GoSource.parse(text))) is not None}
+    if not olds:
+        return []  # nothing to carry (a fresh project's thousands of new stubs are not parsed)
+    # only a new stub beside an old one, or named by a rename, can pair: the others are not parsed
+    wanted = {posixpath.dirname(o) for o in olds}
+    targets = set((renames or {}).values())
+    news = {
+        path: m
+        for path, text in new
+        if (posixpath.dirname(path) in wanted or path in targets)
+        and (m := stub_method(GoSource.parse(text))) is not None
+    }
     pairs = [Pair(o, n, olds[o].name, news[n].name) for o, n in (renames or {}).items() if o in olds and n in news]
     taken = {p.old for p in pairs} | {p.new for p in pairs}
     candidates: dict[str, list[str]] = {}

@@ -93,3 +93,21 @@ def test_without_a_rename_hint_a_changed_signature_is_a_new_stub(tmp_path: Path)
     report = generate(root)
     assert "TODO: implement AddItem" in (root / NEW).read_text()
     assert any(n.path == OLD and "renamed or dropped" in n.message for n in report.notices)
+
+
+def test_only_new_stubs_that_can_pair_are_read(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A fresh project's stubs (thousands in a large design, on every analysis in kit-lsp) are
+    not parsed when no old stub could take them; a new stub beside an old one still pairs."""
+    from kit_core.stubs import carry
+
+    stub = "package items\n\nfunc (l *{0}Service) {0}(ctx context.Context) error {{\n\treturn nil\n}}\n"
+    parsed: list[str] = []
+    real = carry.GoSource.parse
+    monkeypatch.setattr(carry.GoSource, "parse", staticmethod(lambda text: parsed.append(text) or real(text)))
+    fresh = [(f"internal/service/s{i}/m.go", stub.format(f"M{i}")) for i in range(50)]
+    assert carry.rename_pairs(fresh, [], lambda _: None) == []
+    assert parsed == []
+    old = "internal/service/s1/old.go"
+    pairs = carry.rename_pairs(fresh, [old], lambda p: stub.format("Old").encode() if p == old else None)
+    assert [(p.old, p.new) for p in pairs] == [(old, "internal/service/s1/m.go")]
+    assert len(parsed) == 2  # the old stub and the one new stub beside it
