@@ -245,6 +245,7 @@ class DiskHost:
     def files_under(self, path: str) -> list[str]:
         """As `os.walk` lists them (a link to a folder is not entered; a link to a file is a
         file), relative to the project: `<path>/<...>` (`./<name>` for the root's own files)."""
+        self._note(path)  # also when missing: a folder made later must show
         if not os.path.isdir(self._abs(path)):
             return []
         out: list[str] = []

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from designs import write_project
+from designs import SHARED, write_project
 
 from kit_core import regenerate as regenerate_module
 from kit_core import runtime_dist
@@ -94,6 +94,22 @@ def test_a_staging_leftover_is_removed(tmp_path: Path, plans: list[int]) -> None
     design, _ = settled_project(tmp_path, plans)
     service = next(p for p in (tmp_path / "internal/service").iterdir() if p.is_dir())
     leftover = service / ".get_item.go.kit-tmp"
+    leftover.write_text("half", encoding="utf-8")
+    gen(design)
+    assert not leftover.exists()
+
+
+def test_a_leftover_in_a_gen_once_folder_made_after_the_plan_is_removed(tmp_path: Path, plans: list[int]) -> None:
+    """The service folder is at the project's top and holds nothing (no service declared): the
+    plan looked for leftovers there and found no folder; one made since must show."""
+    manifest = "output:\n  service: ./svc\n"
+    design = write_project(tmp_path, {"kit.design.yaml": manifest, "shared/shared.kit": SHARED})
+    gen(design)
+    time.sleep(2 * RACY_NS / 1e9)
+    gen(design)
+    assert not (tmp_path / "svc").exists()
+    leftover = tmp_path / "svc" / ".get_item.go.kit-tmp"
+    leftover.parent.mkdir()
     leftover.write_text("half", encoding="utf-8")
     gen(design)
     assert not leftover.exists()
