@@ -23,6 +23,7 @@ the project) is reported, located, and changes nothing.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -36,14 +37,15 @@ from kit_core.incremental import store
 from kit_core.incremental.ahead import Ahead, Pending
 from kit_core.incremental.build import build_id
 from kit_core.incremental.inputs import inputs_digest
-from kit_core.incremental.keys import ContentDigests, DesignKeys, base_key
+from kit_core.incremental.keys import ContentDigests, DesignKeys, base_key, digest
 from kit_core.incremental.render import render_units
 from kit_core.incremental.verify import Check, check_outputs, stat_record
 from kit_core.interrupt import shielded
 from kit_core.manifest import EventTarget, Manifest, OutputConfig
-from kit_core.writer import Journal, Known, WriteReport, write_outputs
+from kit_core.writer import DiskHost, Journal, Known, WriteReport, write_outputs
 from kit_core.writer.journal import Recovery, recover
 from kit_core.writer.lock import project_lock
+from kit_core.writer.seen import Seen, unchanged
 
 if TYPE_CHECKING:
     from kit_core.diagnostics import Diagnostic
@@ -183,12 +185,19 @@ class _Run:
         if not all(check_outputs(self.root, e.outputs, cache, check) for e in entries):
             return None
         known = [Known(p, Owner(o)) for e in entries for p, o, _ in e.outputs]
+        key = digest(json.dumps([[[k.path, k.owner.value] for k in known], cache.manifest, list(self.targets)]))
         with shielded(writes=True):  # Ctrl-C: written whole (and its cache), or not started
-            report = self._write([], known, _manifest_from(cache.manifest))
+            report = _planned(cache.plan, key, self.root, known)
+            memo = cache.plan
+            if report is None:
+                seen = Seen()
+                report = self._write([], known, _manifest_from(cache.manifest), seen)
+                memo = _memo(key, report, seen)
             self.outcome.diagnostics = [Printed(*d) for d in cache.diagnostics]
             self.outcome.report, self.outcome.fast, self.outcome.reused = report, True, len(entries)
-            if report.ok and (check.read or report.swept):
+            if report.ok and (check.read or report.swept or memo is not cache.plan):
                 cache.stats.update(check.stats)  # fresh records: the next run trusts them
+                cache.plan = memo
                 store.save(self.folder, cache)
         return self.outcome
 
@@ -283,10 +292,20 @@ class _Run:
         self.rendered_files = rendered
         return gofmt_all(sorted((f for fs in rendered.values() for f in fs), key=lambda f: f.path))
 
-    def _write(self, files: list[OutputFile], known: list[Known], manifest: Any) -> WriteReport:
+    def _write(
+        self, files: list[OutputFile], known: list[Known], manifest: Any, seen: Seen | None = None
+    ) -> WriteReport:
         journal = Journal(self.folder, self.project_root)
+        host = DiskHost(self.project_root, seen)
         return write_outputs(
-            self.project_root, files, manifest, targets=self.targets, known=known, journal=journal, renames=self.renames
+            self.project_root,
+            files,
+            manifest,
+            targets=self.targets,
+            host=host,
+            known=known,
+            journal=journal,
+            renames=self.renames,
         )
 
     def _remember(
@@ -337,6 +356,26 @@ class _Run:
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def _planned(memo: store.PlanMemo | None, key: str, root: str, known: list[Known]) -> WriteReport | None:
+    """The report of the last no-op run's plan, when it is this run's (same outputs, manifest
+    and targets) and every path it looked at is unchanged on disk (`writer.seen`); None: plan."""
+    if memo is None or memo.key != key or not unchanged(root, memo.stamps):
+        return None
+    report = WriteReport(notices=[Notice(p, m) for p, m in memo.notices])
+    report.unchanged = sorted(k.path for k in known if k.owner is Owner.REGEN)
+    report.skipped_gen_once = sorted(k.path for k in known if k.owner is not Owner.REGEN)
+    return report
+
+
+def _memo(key: str, report: WriteReport, seen: Seen) -> store.PlanMemo | None:
+    """What a no-op run's plan leaves for the next one: only a plan that changed nothing on
+    disk, and only when what it saw can be trusted by its stamps later (`Seen.settled`)."""
+    changed = report.written or report.swept or report.removed_dirs or not report.ok
+    if changed or not seen.settled():
+        return None
+    return store.PlanMemo(key, [(n.path, n.message) for n in report.notices], seen.stamps)
 
 
 def _has_error(diagnostics: Iterable[Diagnostic]) -> bool:

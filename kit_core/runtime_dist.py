@@ -17,12 +17,14 @@ them.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from kit_core import __version__
-from kit_core.runtime_files import shipped
+from kit_core.runtime_files import shipped, shipped_names
 from kit_core.statedir import CACHE_ENV, cache_root  # noqa: F401  (kit's cache, where earlier kits kept their copies)
 
 RUNTIME_MODULE = "github.com/kitdev/kit/runtime"
@@ -102,12 +104,45 @@ def digest(root: Path) -> str:
 
 
 def runtime(source: Path | None = None, version: str | None = None) -> Runtime:
-    """The runtime this kit ships (or the one at ``source``), at kit's version (or ``version``)."""
+    """The runtime this kit ships (or the one at ``source``), at kit's version (or ``version``).
+
+    A long-lived process (the resident kit, kit-lsp's worker) asks at every run: the answer is
+    kept with the `stat` of every shipped file (name, size, times, inode), and taken again while
+    they are all the same - one walk of `stat` calls instead of reading and hashing every file.
+    A file changed less than `_RACY_NS` before the walk may change again unseen: nothing is kept
+    then (git's "racy" rule)."""
     source = source or shipped_runtime()
+    version = version or go_version()
+    since = time.time_ns()
+    stamp = _tree_stamp(source)
+    kept = _kept.get((str(source), version))
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
     mods = modules(source)
     if not any(m.path == RUNTIME_MODULE for m in mods):
         raise RuntimeMissing(f"{source} does not hold the module {RUNTIME_MODULE}")
-    return Runtime(source, version or go_version(), mods, digest(source))
+    rt = Runtime(source, version, mods, digest(source))
+    if all(max(s[2], s[3]) < since - _RACY_NS for s in stamp):
+        _kept[(str(source), version)] = (stamp, rt)
+    return rt
+
+
+_RACY_NS = 2_000_000_000
+_FileStamp = tuple[str, int, int, int, int]  # (relative path, size, mtime_ns, ctime_ns, inode)
+_kept: dict[tuple[str, str], tuple[list[_FileStamp], Runtime]] = {}
+
+
+def _tree_stamp(root: Path) -> list[_FileStamp]:
+    """The `stat` of every file `shipped` lists (a file that cannot be read stamps as missing)."""
+    out: list[_FileStamp] = []
+    base = str(root)
+    for rel in shipped_names(root):
+        try:
+            st = os.stat(os.path.join(base, rel))
+            out.append((rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
+        except OSError:
+            out.append((rel, -1, 0, 0, 0))
+    return out
 
 
 def legacy_copies_root() -> Path:

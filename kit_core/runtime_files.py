@@ -20,3 +20,17 @@ def shipped(root: Path) -> Iterator[Path]:
             if name.startswith(".") or name.endswith("_test.go"):
                 continue
             yield (here / name).relative_to(root)
+
+
+def shipped_names(root: Path) -> list[str]:
+    """What `shipped` lists, as POSIX strings (no `Path` per file: a resident process stamps
+    them at every run)."""
+    out: list[str] = []
+    cut = len(str(root)) + 1
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "_")) and d != "testdata")
+        rel = dirpath[cut:].replace(os.sep, "/")
+        for name in sorted(filenames):
+            if not (name.startswith(".") or name.endswith("_test.go")):
+                out.append(f"{rel}/{name}" if rel else name)
+    return out

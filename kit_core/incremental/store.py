@@ -15,6 +15,9 @@ project. Its first line is `kit-cache <format> <digest of the rest>`; the rest i
     stats        path -> [size, mtime_ns, ctime_ns, inode] of each REGEN output as left
     watch        files outside the design that decide output (plugins, included protos,
                  go.sum: `program.watched_inputs`) -> their size, time and inode then
+    plan         the writer's plan of the last run that had nothing to render: its key (the
+                 outputs, manifest and targets), its notices, and the `lstat` of every path
+                 it looked at (`writer.seen`), to take it again while all of them are unchanged
 
 A cache that is truncated, edited, of another format, another kit or another project is
 ignored as if there were none (`load` returns None): the run is then a full one. Nothing
@@ -31,6 +34,7 @@ from typing import Any
 
 from kit_core.incremental.keys import digest
 from kit_core.statedir import read_state, write_state
+from kit_core.writer.seen import Stamp
 
 CACHE_NAME = "cache"
 FORMAT = 1
@@ -46,6 +50,15 @@ class UnitEntry:
 
 
 @dataclass(slots=True)
+class PlanMemo:
+    """A no-op run's plan: nothing to write or sweep, these notices (`writer.seen`)."""
+
+    key: str
+    notices: list[tuple[str, str]]
+    stamps: dict[str, Stamp]
+
+
+@dataclass(slots=True)
 class Cache:
     build: str
     project: str
@@ -57,6 +70,7 @@ class Cache:
     run_units: list[str] = field(default_factory=list)
     stats: dict[str, list[int]] = field(default_factory=dict)
     watch: dict[str, str] = field(default_factory=dict)
+    plan: PlanMemo | None = None
     saved_at: int = 0
 
     def to_json(self) -> dict[str, Any]:
@@ -72,6 +86,9 @@ class Cache:
             "run_units": self.run_units,
             "stats": self.stats,
             "watch": self.watch,
+            "plan": None
+            if self.plan is None
+            else {"key": self.plan.key, "notices": self.plan.notices, "stamps": self.plan.stamps},
         }
 
 
@@ -118,8 +135,19 @@ def _from_json(data: dict[str, Any]) -> Cache:
         run_units=[str(n) for n in data["run_units"]],
         stats=stats,
         watch={str(p): str(i) for p, i in data["watch"].items()},
+        plan=_plan_from(data.get("plan")),
         saved_at=int(data["saved_at"]),
     )
+
+
+def _plan_from(data: Any) -> PlanMemo | None:
+    if data is None:
+        return None
+    stamps: dict[str, Stamp] = {}
+    for path, s in data["stamps"].items():
+        stamps[str(path)] = None if s is None else (int(s[0]), int(s[1]), int(s[2]), int(s[3]), int(s[4]))
+    notices = [(str(p), str(m)) for p, m in data["notices"]]
+    return PlanMemo(str(data["key"]), notices, stamps)
 
 
 def save(folder: Path, cache: Cache) -> None:

@@ -12,7 +12,10 @@ import posixpath
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from kit_core.writer.seen import Seen
 
 
 class Host(Protocol):
@@ -121,10 +124,12 @@ class DiskHost:
     """The project on disk. Every path is checked on the way: a write or deletion whose real
     place is outside the project raises :class:`OutsideProject` (the plan refuses such paths
     first; this is the last guard). What is learnt about directories is kept for the life of
-    the host (one run)."""
+    the host (one run). With ``seen``, every path looked at is recorded there with its
+    `lstat` (`seen.py`: a later run may then trust this plan without looking again)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, seen: Seen | None = None) -> None:
         self.root = Path(root)
+        self.seen = seen
         self._root = str(self.root)
         self.real_root = os.path.realpath(self.root)
         self._dirs: dict[str, tuple[str, PathProblem | None]] = {"": (self.real_root, None)}
@@ -155,9 +160,23 @@ class DiskHost:
     def display(self, path: str) -> str:
         return self._abs(path)
 
+    def _note(self, path: str) -> None:
+        """Record the `lstat` of ``path`` (before looking at it) when recording."""
+        if self.seen is None:
+            return
+        try:
+            st: os.stat_result | None = os.lstat(self._abs(path))
+        except (FileNotFoundError, NotADirectoryError):
+            st = None
+        except OSError:
+            self.seen.usable = False
+            return
+        self.seen.saw(path, st)
+
     def read(self, path: str) -> bytes | None:
         if self._in_absent_dir(path):
             return None
+        self._note(path)
         try:
             with open(self._abs(path), "rb") as fh:
                 return fh.read()
@@ -169,10 +188,16 @@ class DiskHost:
             return None  # a file where a parent directory should be (the plan reports it)
 
     def is_dir(self, path: str) -> bool:
-        return not self._in_absent_dir(path) and os.path.isdir(self._abs(path))
+        if self._in_absent_dir(path):
+            return False
+        self._note(path)
+        return os.path.isdir(self._abs(path))
 
     def is_link(self, path: str) -> bool:
-        return not self._in_absent_dir(path) and os.path.islink(self._abs(path))
+        if self._in_absent_dir(path):
+            return False
+        self._note(path)
+        return os.path.islink(self._abs(path))
 
     def dir_problem(self, directory: str) -> PathProblem | None:
         return self._dir(directory)[1]
@@ -196,8 +221,12 @@ class DiskHost:
         try:
             st = os.lstat(full)
         except FileNotFoundError:
+            if self.seen is not None:
+                self.seen.saw(d, None)
             self._absent.add(d)
             return os.path.join(real_head, name), None  # made by the run
+        if self.seen is not None:
+            self.seen.saw(d, st)
         if stat.S_ISLNK(st.st_mode):
             target = os.path.realpath(full)
             if not inside(target, self.real_root):
@@ -227,17 +256,36 @@ class DiskHost:
         return real[len(prefix) :].replace(os.sep, "/")
 
     def files_under(self, path: str) -> list[str]:
-        base = self._abs(path)
-        if not os.path.isdir(base):
+        """As `os.walk` lists them (a link to a folder is not entered; a link to a file is a
+        file), relative to the project: `<path>/<...>` (`./<name>` for the root's own files)."""
+        self._note(path)  # also when missing: a folder made later must show
+        if not os.path.isdir(self._abs(path)):
             return []
         out: list[str] = []
-        for dirpath, dirnames, filenames in os.walk(base):  # does not follow links below the base
-            dirnames.sort()
-            rel = os.path.relpath(dirpath, self._root).replace(os.sep, "/")
-            out.extend(posixpath.join(rel, f) for f in filenames)
+        folders = [(path, "." if not path else path)]
+        while folders:
+            rel, shown = folders.pop()
+            self._note(rel)
+            try:
+                entries = list(os.scandir(self._abs(rel)))
+            except OSError:
+                continue  # as os.walk: a folder that cannot be listed lists nothing
+            for entry in entries:
+                try:
+                    is_dir = entry.is_dir()
+                except OSError:
+                    is_dir = False
+                if entry.is_symlink() and self.seen is not None:
+                    self.seen.link_inside()
+                sub = f"{rel}/{entry.name}" if rel else entry.name
+                if not is_dir:
+                    out.append(f"{shown}/{entry.name}")
+                elif not entry.is_symlink():
+                    folders.append((sub, sub))
         return sorted(out)
 
     def list_dir(self, path: str) -> list[str]:
+        self._note(path)
         return sorted(os.listdir(self._abs(path)))
 
     def mkdir(self, path: str) -> None:

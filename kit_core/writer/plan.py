@@ -170,11 +170,20 @@ def stale_files(host: Host, roots: SweepRoots, written: set[str], plan: Plan) ->
     """REGEN files inside the sweep roots that this run did not write, and staging leftovers."""
     candidates: dict[str, bool] = {}  # path -> kit header (False: protoc-gen-go(-grpc) pb code)
     for root in roots.recursive:
+        inside = [e for e in roots.excluded if is_under(e, root) and e != root]
+        cut: dict[str, bool] = {}  # folder -> inside an excluded folder (asked once per folder, not per file)
         for p in host.files_under(root):
-            if is_staging_name(posixpath.basename(p)):
+            head, name = posixpath.split(p)
+            if is_staging_name(name):
                 plan.leftovers.append(p)
-            elif not _excluded(p, root, roots.excluded):
-                candidates.setdefault(p, True)
+                continue
+            if inside:
+                excluded = cut.get(head)
+                if excluded is None:
+                    excluded = cut[head] = any(is_under(head, e) for e in inside)
+                if excluded or p in inside:
+                    continue
+            candidates.setdefault(p, True)
     for d in roots.pb_dirs:
         for p in host.files_under(d):
             if posixpath.dirname(p) == d and p.endswith(".go"):
@@ -199,11 +208,6 @@ def leftovers_in(host: Host, dirs: Iterable[str], plan: Plan) -> None:
             if p not in found and is_staging_name(posixpath.basename(p)) and not host.is_link(p):
                 found.add(p)
                 plan.leftovers.append(p)
-
-
-def _excluded(path: str, root: str, excluded: Iterable[str]) -> bool:
-    """Inside GEN-ONCE territory (or another owner's tree) nested in a sweep root."""
-    return any(is_under(path, e) and is_under(e, root) and e != root for e in excluded)
 
 
 # --------------------------------------------------------------------------- GEN-ONCE twins
