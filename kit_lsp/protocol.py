@@ -341,13 +341,13 @@ class KitProtocol(LanguageServerProtocol):
             return
         if error is None:
             try:
-                message = self.converter.unstructure(JsonRPCResponseMessage(id=msg_id, result=result, jsonrpc="2.0"))
-            except Exception:
+                answer = self.converter.unstructure(JsonRPCResponseMessage(id=msg_id, result=result, jsonrpc="2.0"))
+                self._write(wire.encode(answer))
+                return
+            except (TypeError, ValueError):  # a result that is no JSON must still be answered
                 log.exception("kit-lsp: the answer to %r cannot be sent as JSON", msg_id)
                 error = JsonRpcInternalError.of(sys.exc_info())
-        if error is not None:
-            message = self.converter.unstructure(lsp.ResponseErrorMessage(id=msg_id, error=error.to_response_error()))
-        self.send_json(message)
+        self.send_json(self.converter.unstructure(lsp.ResponseErrorMessage(id=msg_id, error=error.to_response_error())))
 
     def _check_boot_answer(self, result: Any, error: JsonRpcException | None) -> None:
         """The answer pygls computes must be the one the start-up code sent (a test keeps them
@@ -363,11 +363,13 @@ class KitProtocol(LanguageServerProtocol):
 
     def send_json(self, message: dict[str, Any]) -> None:
         """Send a JSON-RPC message that is plain JSON already, framed by `kit_lsp.wire`."""
-        writer = self.writer
-        if writer is None:
-            log.error("kit-lsp: no writer to send %s", message.get("method"))
+        self._write(wire.encode(message))
+
+    def _write(self, data: bytes) -> None:
+        if self.writer is None:
+            log.error("kit-lsp: no writer to send %s", data[:200])
             return
-        writer.write(wire.encode(message))
+        self.writer.write(data)
 
     def notify_json(self, method: str, params: dict[str, Any]) -> None:
         self.send_json({"jsonrpc": "2.0", "method": method, "params": params})

@@ -302,8 +302,9 @@ def test_shutdown_cancels_what_is_still_running(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
-@pytest.mark.parametrize("kind", ["plain", "coroutine", "thread"])
+@pytest.mark.parametrize("kind", ["plain", "coroutine", "thread", "no JSON"])
 def test_a_failing_handler_is_answered_32603(tmp_path: Path, kind: str) -> None:
+    """Whatever goes wrong in a handler, or in encoding its result, the request is answered."""
     server, out = _server(tmp_path)
     protocol = server.kit_protocol
 
@@ -313,7 +314,11 @@ def test_a_failing_handler_is_answered_32603(tmp_path: Path, kind: str) -> None:
     async def fail_later(ls: Any, params: Any) -> None:
         fail(ls, params)
 
-    handler: Any = {"plain": fail, "coroutine": fail_later, "thread": server.thread()(fail)}[kind]
+    def no_json(ls: Any, params: Any) -> Any:
+        return {"broken handler": {1, 2}}  # a set: no JSON for it
+
+    handlers = {"plain": fail, "coroutine": fail_later, "thread": server.thread()(fail), "no JSON": no_json}
+    handler: Any = handlers[kind]
     server.feature("kit/fails")(handler)
 
     async def run() -> None:
@@ -321,7 +326,8 @@ def test_a_failing_handler_is_answered_32603(tmp_path: Path, kind: str) -> None:
         protocol.receive({"jsonrpc": "2.0", "id": 9, "method": "kit/fails", "params": {}})
         await _until(lambda: out.answers(9))
         (answer,) = out.answers(9)
-        assert answer["error"]["code"] == wire.INTERNAL_ERROR and "broken handler" in answer["error"]["message"]
+        assert answer["error"]["code"] == wire.INTERNAL_ERROR
+        assert "broken handler" in answer["error"]["message"] or kind == "no JSON", answer
         assert protocol.running == 0
 
     asyncio.run(run())
