@@ -10,13 +10,13 @@ plain_params, plain_recv, shadow  # UnmarshalView
 verb_const, sends_body, idempotent, error_func  # the Go client's method view (client.go.j2)
 func  # the mock answers view (mock_answers.go.j2)
 
-# Framework callbacks: pygls registers these by decorator (kit_lsp/features/*) or calls them
-# by name (kit_lsp/protocol.py overrides of pygls' protocol).
+# Framework callbacks: pygls registers these by decorator (kit_lsp/features/*, and the
+# built-in handlers kit_lsp/protocol.py marks with `lsp_method`).
 code_action, open_file, inlay_hint, definition, highlight
 code_lens, completion, folding, formatting, signature_help
 initialized, folders_changed, did_change_configuration, shutdown, exit_
 did_open, did_change, did_close, did_save, did_change_watched
-_._handle_cancel_notification, _.lsp_shutdown
+_.lsp_shutdown
 _.lsp_text_document__did_open, _.lsp_text_document__did_change, _.lsp_text_document__did_close
 _.sort_text  # lsprotocol CompletionItem field, set on the item
 _.ignore_aliases  # yaml.Dumper hook (kit_core/generators/openapi/serialize.py)

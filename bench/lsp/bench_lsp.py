@@ -66,6 +66,9 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def report(name: str, samples: list[float]) -> None:
+    if not samples:  # `--saves 0`: nothing measured
+        print(f"{name:12} n=  0  not measured")
+        return
     p50, p95 = percentile(samples, 50), percentile(samples, 95)
     target = TARGETS[name]
     print(
