@@ -5,7 +5,8 @@
 scripts/setup-test's orchestration: every COMMAND starts at once under bash (most steps wait on
 the network, and the longest, the tree-sitter CLI build, must not wait for the others), each
 with its output in its own log file, so that side-by-side steps do not interleave their
-output. Each step prints its seconds when it ends, and the notices its log has (lines
+output. Each step prints its seconds when it ends, with the CPU seconds it used (its own
+and its children's: the figure a busy machine does not inflate), and the notices its log has (lines
 starting "setup:", which the tool scripts print when they leave a tool out and carry on). A
 failed step is named, with the last lines of its log and the log's path; the exit status is
 1 if any step failed. Standard library only: it runs before anything is installed.
@@ -35,6 +36,18 @@ class Step:
     proc: subprocess.Popen[bytes]
     started: float
     seconds: float | None = None
+    cpu: float = 0.0
+
+
+def reap(step: Step) -> bool:
+    """Whether the step has ended; if so, records its exit status and CPU seconds (wait4's
+    resource usage covers every descendant it waited for: cargo's rustc, go's compiles)."""
+    pid, status, usage = os.wait4(step.proc.pid, os.WNOHANG)
+    if pid == 0:
+        return False
+    step.proc.returncode = os.waitstatus_to_exitcode(status)
+    step.cpu = usage.ru_utime + usage.ru_stime
+    return True
 
 
 def parse(args: list[str]) -> list[tuple[str, str]]:
@@ -98,10 +111,10 @@ def run(args: list[str]) -> int:
     try:
         while any(step.seconds is None for step in steps):
             for step in steps:
-                if step.seconds is None and step.proc.poll() is not None:
+                if step.seconds is None and reap(step):
                     step.seconds = time.monotonic() - step.started
                     verdict = "done" if step.proc.returncode == 0 else f"FAILED (exit {step.proc.returncode})"
-                    print(f"setup: {step.name} {verdict} in {step.seconds:.0f} s", flush=True)
+                    print(f"setup: {step.name} {verdict} in {step.seconds:.0f} s (CPU {step.cpu:.0f} s)", flush=True)
                     for line in notices(step.log):
                         print(f"setup: {step.name}: {line.removeprefix('setup:').strip()}", flush=True)
             time.sleep(POLL_S)
@@ -115,7 +128,8 @@ def run(args: list[str]) -> int:
     if failed:
         print(f"setup: FAILED: {', '.join(step.name for step in failed)} ({total:.0f} s)", file=sys.stderr)
         return 1
-    print(f"setup: all {len(steps)} steps done in {total:.0f} s", flush=True)
+    cpu = sum(step.cpu for step in steps)
+    print(f"setup: all {len(steps)} steps done in {total:.0f} s (CPU {cpu:.0f} s)", flush=True)
     for step in steps:
         step.log.unlink()
     logs.rmdir()

@@ -46,7 +46,7 @@ def test_steps_run_side_by_side_and_print_their_seconds(tmp_path: Path) -> None:
     # that a loaded machine's slow process starts do not decide).
     assert max(at[f"start s{i}"] for i in range(3)) < min(at[f"end s{i}"] for i in range(3))
     for i in range(3):
-        assert re.search(rf"^setup: s{i} done in \d+ s$", run.stdout, re.M)
+        assert re.search(rf"^setup: s{i} done in \d+ s \(CPU \d+ s\)$", run.stdout, re.M)
     assert "setup: all 3 steps done in" in run.stdout
     assert not list(Path(tempfile.gettempdir()).glob("kit-setup-*/s0.log"))  # logs dropped
 
@@ -126,3 +126,15 @@ def test_setup_test_fails_naming_the_failed_tool(tmp_path: Path) -> None:
     assert "setup: good done in" in run.stdout and "setup: python done in" in run.stdout
     log = next(line for line in run.stderr.splitlines() if line.startswith("setup: step broken failed"))
     shutil.rmtree(Path(log.split("the end of ")[1].rstrip(":")).parent)
+
+
+def test_each_step_reports_the_cpu_seconds_it_used(tmp_path: Path) -> None:
+    """CPU seconds, children's included: on a busy machine the wall clock is inflated, this
+    figure is not."""
+    burn = "import time\nt = time.process_time()\nwhile time.process_time() - t < 1.5: pass"
+    run = steps(f"burn={sys.executable} -c '{burn}'", "idle=sleep 1", cwd=tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    burnt = re.search(r"^setup: burn done in \d+ s \(CPU (\d+) s\)$", run.stdout, re.M)
+    idle = re.search(r"^setup: idle done in \d+ s \(CPU (\d+) s\)$", run.stdout, re.M)
+    assert burnt and idle, run.stdout
+    assert int(burnt.group(1)) >= 1 and int(idle.group(1)) == 0
