@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -138,3 +139,30 @@ def test_each_step_reports_the_cpu_seconds_it_used(tmp_path: Path) -> None:
     idle = re.search(r"^setup: idle done in \d+ s \(CPU (\d+) s\)$", run.stdout, re.M)
     assert burnt and idle, run.stdout
     assert int(burnt.group(1)) >= 1 and int(idle.group(1)) == 0
+
+
+def test_stopping_the_setup_stops_every_step(tmp_path: Path) -> None:
+    """Ctrl-C or a kill of scripts/setup-test leaves no build running behind it: each step's
+    whole process tree (its own session) is stopped."""
+    pidfile = tmp_path / "child.pid"
+    runner = subprocess.Popen(
+        [sys.executable, str(RUNNER), f"long=sleep 300 & echo $! > {pidfile}; wait"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while not (pidfile.exists() and pidfile.read_text().strip()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    child = int(pidfile.read_text())
+    runner.terminate()
+    out, _ = runner.communicate(timeout=60)
+    assert runner.returncode != 0
+    deadline = time.monotonic() + 15
+    while Path(f"/proc/{child}").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not Path(f"/proc/{child}").exists(), "the step's sleep outlived the setup"
+    logs = re.search(r"\(logs in (\S+)\)", out)
+    assert logs, out
+    shutil.rmtree(logs.group(1))
