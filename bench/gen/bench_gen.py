@@ -60,7 +60,7 @@ def synthetic(root: Path, types: int, methods: int) -> None:
         (root / f"p{p}.kit").write_text("\n".join(lines))
 
 
-def make_design(root: Path, types: int, methods: int) -> None:
+def make_design(root: Path, types: int, methods: int, packages: int | None = None) -> None:
     script = REPO / "bench" / "gen_design.py"
     if script.exists():
         spec = importlib.util.spec_from_file_location("gen_design", script)
@@ -68,7 +68,7 @@ def make_design(root: Path, types: int, methods: int) -> None:
         sys.modules["gen_design"] = module  # dataclasses look their module up while executing it
         spec.loader.exec_module(module)  # type: ignore[union-attr]
         if hasattr(module, "write_design"):
-            module.write_design(root, types, methods)
+            module.write_design(root, types, methods, packages)
             return
     synthetic(root, types, methods)
 

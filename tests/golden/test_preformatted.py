@@ -36,7 +36,7 @@ def bench_design(root: Path) -> Path:
     module = importlib.util.module_from_spec(spec)
     sys.modules["bench_gen"] = module
     spec.loader.exec_module(module)
-    module.make_design(root / "design", 300, 90)
+    module.make_design(root / "design", 300, 90, packages=100)  # small packages: many files
     return root / "design"
 
 
