@@ -56,12 +56,33 @@ class Scratch:
             self.fd = -1
 
 
+_held: set[int | signal.Signals] = set()  # the signal mask before `fork` (the child restores it)
+
+
+def fork() -> int:
+    """`os.fork`, with Ctrl-C held back in the child until it runs its own code (`child_ends`):
+    Python's after-fork hooks in the child would otherwise take the interrupt and print it
+    ("Exception ignored in: _after_fork"). The parent's mask is restored at once."""
+    global _held
+    _held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    pid = os.fork()
+    if pid == 0:
+        return 0
+    try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, _held)  # an interrupt held meanwhile lands here
+    except BaseException:
+        stop(pid)
+        raise
+    return pid
+
+
 def child_ends(into: Scratch, work: Callable[[], Any], note: int | None = None) -> NoReturn:
     """A forked child's whole life after the fork: ``work()``, its result handed over through
     ``into`` (then one byte on ``note``, when given), and the process ended without cleanup.
     It ends with status 0 only when all of that was done: anything else is not trusted."""
     status = 1
     try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, _held)  # `fork` held Ctrl-C back until here
         into.hand_over(work())
         if note is not None:
             os.write(note, b"!")

@@ -56,7 +56,7 @@ class Pending:
     def _fork(self) -> None:
         self.scratch = scratch.Scratch("kit-ahead")
         note_r, note_w = os.pipe()
-        self.pid = os.fork()
+        self.pid = scratch.fork()
         if self.pid == 0:  # the child: do the work, hand the result over, end without cleanup
             os.close(note_r)
             scratch.child_ends(self.scratch, self.ahead.run, note_w)

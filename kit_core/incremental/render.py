@@ -79,7 +79,7 @@ def _forked(units: list[RenderUnit], watch: Pending | None) -> Rendered | None:
     try:
         os.write(queue_w, b"".join(i.to_bytes(_NUMBER, "little") for i in range(len(units))))
         os.close(queue_w)
-        pid = os.fork()
+        pid = scratch.fork()
         if pid == 0:  # the child: render what it takes, hand the files over, end without cleanup
             scratch.child_ends(tmp, lambda: _take(units, queue_r, {}))
         out: Rendered = {}
