@@ -131,6 +131,19 @@ def test_max_body_size_keeps_files_up_to_the_cap_in_memory(limits: Service) -> N
     assert _upload(limits, "/spill", 34 * MIB) == (201, {"size": 34 * MIB, "inMemory": False})
 
 
+def test_spilled_upload_files_are_removed_after_the_request(limits_built: Built, tmp_path: Path) -> None:
+    """A file the multipart parser spills to disk is removed once the handler returns (the
+    handler's request is a copy made by the middlewares, whose files net/http does not remove)."""
+    spill = tmp_path / "tmp"
+    spill.mkdir()
+    svc = start(limits_built, tmp_path / "run", SHORT_WRITE, env={"TMPDIR": str(spill)})
+    try:
+        assert _upload(svc, "/spill", 34 * MIB) == (201, {"size": 34 * MIB, "inMemory": False})
+    finally:
+        svc.stop()
+    assert sorted(p.name for p in spill.iterdir()) == []
+
+
 def test_docs_disabled_removes_both_routes(limits_built: Built, tmp_path: Path) -> None:
     on = start(limits_built, tmp_path / "on", TEST_CONFIG)
     try:
