@@ -9,19 +9,23 @@
 #    same for all, so the differences are the servers'); target: kit's allocations at most
 #    bare's (validation is in both; bare-novalid, the bare server without it, shows what
 #    validation itself allocates; kit-oldstats is kit's stats handler before issue 23);
-# 2. loopback load (cmd/grpcload): each server in its own process pinned to CPU 0, the load
-#    generator on CPU 1, alternating rounds; the servers' CPU time per RPC, medians and the
-#    ratio to bare of the same round (target: kit with telemetry off <= 1.05x).
+# 2. loopback load (cmd/grpcload): each server in its own process, the load generator on
+#    CPU 1; in each round every kit variant is loaded for one window together with the bare
+#    server, both pinned to CPU 0, so both see the same state of this shared machine; the
+#    servers' CPU time per RPC (their CPU clocks, ns) and the ratio to bare of the same
+#    window; the median of the rounds' ratios, its IQR and 95% confidence interval
+#    (target: kit with telemetry off <= 1.05x). bare-2, a second bare process, is the A/A
+#    control: its ratio is the method's own error.
 #
 # Variants: bare; kit (otel and metrics off, access log at info to stderr, /dev/null); kit-warn (the
 # same at logging.level warn: no access line); kit-otel (otel on with exporter none,
 # metrics on with the Prometheus exporter): kit-otel minus kit is what telemetry costs;
 # kit-batched (kit with the log's writes batched every 50 ms, an experiment: kit does not).
-# Usage: bench/grpc/run.sh [rounds=9] [round=2s] [benchtime=20000x]
+# Usage: bench/grpc/run.sh [rounds=30] [window=250ms] [benchtime=20000x]
 set -euo pipefail
 cd "$(dirname "$0")"
-ROUNDS="${1:-9}"
-ROUND="${2:-2s}"
+ROUNDS="${1:-30}"
+WINDOW="${2:-250ms}"
 BENCHTIME="${3:-20000x}"
 export GOTOOLCHAIN="${GOTOOLCHAIN:-local}"
 go build -o bin/grpcload ./cmd/grpcload
@@ -35,5 +39,5 @@ go test -run '^$' -bench . -benchtime "$BENCHTIME" . | awk '
     printf "%-60s allocs %+d against bare\n", $0, a - base[kind]
   }'
 echo "== loopback load"
-taskset -c 1 bin/grpcload -rounds "$ROUNDS" -d "$ROUND" -core 0
+taskset -c 1 bin/grpcload -rounds "$ROUNDS" -paired "$WINDOW" -core 0
 echo "load after: $(uptime)"

@@ -1,21 +1,30 @@
 // Command grpcload is the loopback half of bench/grpc: each server variant of package
 // catalog (bare grpc-go, kit with telemetry off, kit at log level warn, kit with
-// telemetry on, kit with batched log writes) runs in its own process (this binary with -serve) pinned to one core
+// telemetry on, ...) runs in its own process (this binary with -serve) pinned to one core
 // with taskset, and this process loads them over loopback TCP - unary GetItem calls, then
-// 50-item ListItems streams - in alternating rounds. It prints each server's CPU time per
-// RPC (from /proc, which other work on the machine barely moves) and RPCs per second,
-// the medians over the rounds and each kit variant's ratio to the bare server of the same
-// round (median and range). Run this process on another core (run.sh: taskset -c 1).
+// 50-item ListItems streams - in many short alternating rounds of a fixed number of RPCs.
+//
+// The figure is each server's CPU time per RPC: the process's CPU clock
+// (clock_gettime of its CPU-time clock, nanoseconds, all threads) read before and after
+// its round, so a short round still reads exactly and a busy machine's other work, which
+// stretches the wall time, barely moves it. Each round visits every server once, in an
+// order rotated from round to round (no server always first); a server's ratio is its CPU
+// per RPC over the bare server's of the same round, and the report gives the median of
+// those per-round ratios, their interquartile range and the 95% confidence interval of
+// the median (distribution-free, from order statistics). "bare-2" is a second bare
+// process measured like the others: its ratio to bare is the method's own error (an A/A
+// test), which must be well below the 5% the target asks to decide.
+// Run this process on another core (run.sh: taskset -c 1).
 package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"os"
 	"os/exec"
@@ -24,7 +33,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
+	"unsafe"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -40,20 +51,32 @@ type server struct {
 	stop   func()
 }
 
+// control is the A/A variant: a second process of the bare server.
+const control = "bare-2"
+
 func main() {
 	serve := flag.String("serve", "", "run this server variant (internal)")
-	dur := flag.Duration("d", time.Second, "duration of one measured round")
-	rounds := flag.Int("rounds", 7, "measured rounds (alternating servers)")
+	rounds := flag.Int("rounds", 40, "measured rounds (each visits every server once)")
+	n := flag.Int("n", 2000, "unary calls per server and round (streams: n/10)")
 	conc := flag.Int("c", 16, "concurrent callers (over -conns connections)")
 	conns := flag.Int("conns", 4, "client connections per server")
 	core := flag.String("core", "0", "CPU the servers are pinned to (taskset -c); empty: no pinning")
+	variants := flag.String("variants", "bare,"+control+",kit,kit-warn,kit-otel",
+		"servers, comma-separated, bare first ("+control+": a second bare process, the A/A control)")
+	verbose := flag.Bool("v", false, "print every round's ratios")
+	paired := flag.Duration("paired", 250*time.Millisecond,
+		"load each server together with bare for this long per round (both on the pinned core, in the same machine state); 0: one server at a time, -n calls each")
 	flag.Parse()
 	if *serve != "" {
 		runServer(*serve)
 		return
 	}
+	names := strings.Split(*variants, ",")
+	if names[0] != "bare" {
+		fatal(errors.New("-variants must start with bare, the reference"))
+	}
 	var servers []*server
-	for _, v := range catalog.Variants {
+	for _, v := range names {
 		servers = append(servers, spawn(v, *core, *conns))
 	}
 	defer func() {
@@ -62,34 +85,62 @@ func main() {
 		}
 	}()
 	kinds := []struct {
-		name string
-		call func(pb.CatalogClient) error
-	}{{"unary", unary}, {"stream", stream}}
+		name  string
+		calls int
+		call  func(pb.CatalogClient) error
+	}{{"unary", *n, unary}, {"stream", max(*n/10, 1), stream}}
 	for _, k := range kinds { // warm-up, not counted
 		for _, s := range servers {
-			load(s, k.call, *conc, *dur/4)
+			load(s, k.call, *conc, k.calls)
 		}
 	}
-	fmt.Printf("grpc benchmark: %d callers over %d connections, %d alternating rounds of %s, servers pinned to CPU %q\n",
-		*conc, *conns, *rounds, *dur, *core)
-	fmt.Printf("%-7s %-12s %13s %22s %10s %8s\n", "kind", "server", "CPU us/RPC", "ratio (min-max)", "RPC/s", "ratio")
+	if *paired > 0 {
+		fmt.Printf("grpc benchmark: %d rounds; in each, every server loaded together with bare for %s (%d callers over %d connections each), both pinned to CPU %q; order rotated each round\n",
+			*rounds, *paired, *conc, *conns, *core)
+	} else {
+		fmt.Printf("grpc benchmark: %d rounds of %d unary calls / %d streams per server, one server at a time (%d callers over %d connections), pinned to CPU %q; order rotated each round\n",
+			*rounds, kinds[0].calls, kinds[1].calls, *conc, *conns, *core)
+	}
+	fmt.Println("ratio: median of the per-round ratios to bare; IQR: their interquartile range; 95% CI: of the median")
+	fmt.Printf("%-7s %-12s %11s %9s %15s %15s %9s\n", "kind", "server", "CPU us/RPC", "ratio", "IQR", "95% CI", "RPC/s")
 	for _, k := range kinds {
 		cpu := make([][]float64, len(servers))
 		rps := make([][]float64, len(servers))
-		cpuRatio := make([][]float64, len(servers))
-		rpsRatio := make([][]float64, len(servers))
-		for r := 0; r < *rounds; r++ {
-			for i, s := range servers {
-				q, c := measure(s, k.call, *conc, *dur)
+		ratio := make([][]float64, len(servers))
+		for r := range *rounds {
+			round := make([]float64, len(servers))
+			if *paired > 0 {
+				round[0] = 1
+				for j := range len(servers) - 1 {
+					i := 1 + (r+j)%(len(servers)-1)
+					cb, ci, qb, qi := measurePair(servers[0], servers[i], k.call, *conc, *paired)
+					round[i] = ci / cb
+					cpu[i], rps[i] = append(cpu[i], ci), append(rps[i], qi)
+					cpu[0], rps[0] = append(cpu[0], cb), append(rps[0], qb)
+				}
+				for i := range servers {
+					ratio[i] = append(ratio[i], round[i])
+				}
+				continue
+			}
+			for j := range servers {
+				i := (r + j) % len(servers)
+				q, c := measure(servers[i], k.call, *conc, k.calls)
+				round[i] = c
 				cpu[i], rps[i] = append(cpu[i], c), append(rps[i], q)
-				cpuRatio[i] = append(cpuRatio[i], c/cpu[0][r])
-				rpsRatio[i] = append(rpsRatio[i], q/rps[0][r])
+			}
+			for i := range servers {
+				ratio[i] = append(ratio[i], round[i]/round[0])
 			}
 		}
 		for i, s := range servers {
-			lo, hi := minMax(cpuRatio[i])
-			fmt.Printf("%-7s %-12s %13.2f %8.3fx (%.2f-%.2f) %10.0f %7.2fx   cpu/RPC rounds %s\n", k.name, s.name,
-				median(cpu[i]), median(cpuRatio[i]), lo, hi, median(rps[i]), median(rpsRatio[i]), fmtAll(cpu[i]))
+			lo, hi := quartiles(ratio[i])
+			clo, chi := medianCI(ratio[i])
+			fmt.Printf("%-7s %-12s %11.2f %8.3fx %6.3f-%-8.3f %6.3f-%-8.3f %9.0f\n", k.name, s.name,
+				median(cpu[i]), median(ratio[i]), lo, hi, clo, chi, median(rps[i]))
+			if *verbose && i > 0 {
+				fmt.Printf("        ratio per round: %s\n", fmtAll(ratio[i]))
+			}
 		}
 	}
 }
@@ -141,38 +192,75 @@ func stream(c pb.CatalogClient) error {
 	return nil
 }
 
-// measure runs one round: RPCs per second and the server's CPU time per RPC in µs.
-func measure(s *server, call func(pb.CatalogClient) error, conc int, d time.Duration) (float64, float64) {
+// measure runs one round of calls RPCs: RPCs per second and the server's CPU time per
+// RPC in µs.
+func measure(s *server, call func(pb.CatalogClient) error, conc, calls int) (float64, float64) {
 	before := cpuTime(s.pid)
-	rps, n := load(s, call, conc, d)
+	rps := load(s, call, conc, calls)
 	after := cpuTime(s.pid)
-	if n == 0 {
-		return rps, 0
-	}
-	return rps, float64(after-before) / float64(time.Microsecond) / float64(n)
+	return rps, float64(after-before) / float64(time.Microsecond) / float64(calls)
 }
 
-func load(s *server, call func(pb.CatalogClient) error, conc int, d time.Duration) (float64, int64) {
-	var n, errs atomic.Int64
-	deadline := time.Now().Add(d)
+// minCalls is the fewest RPCs of each server in a paired round's window.
+const minCalls = 200
+
+// measurePair loads a and b at once for d (conc callers each) and returns each one's CPU
+// time per RPC in µs over the same window, and each one's RPCs per second.
+func measurePair(a, b *server, call func(pb.CatalogClient) error, conc int, d time.Duration) (float64, float64, float64, float64) {
+	var stop atomic.Bool
+	var done [2]atomic.Int64
+	var wg sync.WaitGroup
+	for i, s := range []*server{a, b} {
+		for range conc {
+			wg.Go(func() {
+				for !stop.Load() {
+					if err := call(s.client); err != nil {
+						fatal(fmt.Errorf("%s: %w", s.name, err))
+					}
+					done[i].Add(1)
+				}
+			})
+		}
+	}
+	time.Sleep(d / 10) // let both reach their pace
+	ca, cb := cpuTime(a.pid), cpuTime(b.pid)
+	na, nb := done[0].Load(), done[1].Load()
+	start := time.Now()
+	time.Sleep(d)
+	// A starved round (this machine is shared) runs on until each server made minCalls.
+	for done[0].Load()-na < minCalls || done[1].Load()-nb < minCalls {
+		time.Sleep(d / 10)
+	}
+	ca, cb = cpuTime(a.pid)-ca, cpuTime(b.pid)-cb
+	na, nb = done[0].Load()-na, done[1].Load()-nb
+	el := time.Since(start)
+	stop.Store(true)
+	wg.Wait()
+	per := func(c time.Duration, n int64) float64 {
+		return float64(c) / float64(time.Microsecond) / float64(max(n, 1))
+	}
+	return per(ca, na), per(cb, nb), float64(na) / el.Seconds(), float64(nb) / el.Seconds()
+}
+
+// load makes calls RPCs from conc callers and returns RPCs per second.
+func load(s *server, call func(pb.CatalogClient) error, conc, calls int) float64 {
+	var next, errs atomic.Int64
 	start := time.Now()
 	var wg sync.WaitGroup
 	for range conc {
 		wg.Go(func() {
-			for time.Now().Before(deadline) {
+			for next.Add(1) <= int64(calls) {
 				if err := call(s.client); err != nil {
 					errs.Add(1)
-					continue
 				}
-				n.Add(1)
 			}
 		})
 	}
 	wg.Wait()
 	if x := errs.Load(); x > 0 {
-		fmt.Fprintf(os.Stderr, "%s: %d failed RPCs\n", s.name, x)
+		fatal(fmt.Errorf("%s: %d failed RPCs", s.name, x))
 	}
-	return float64(n.Load()) / time.Since(start).Seconds(), n.Load()
+	return float64(calls) / time.Since(start).Seconds()
 }
 
 // roundRobin spreads calls over several connections.
@@ -192,7 +280,11 @@ func spawn(variant, core string, conns int) *server {
 	if err != nil {
 		fatal(err)
 	}
-	argv := []string{self, "-serve", variant}
+	serveAs := variant
+	if variant == control {
+		serveAs = "bare"
+	}
+	argv := []string{self, "-serve", serveAs}
 	if core != "" {
 		argv = append([]string{"taskset", "-c", core}, argv...)
 	}
@@ -265,16 +357,16 @@ func (c rrClient) ListItems(ctx context.Context, in *pb.ListItemsRequest, opts .
 	return c.rr.pick().ListItems(ctx, in, opts...)
 }
 
-// cpuTime is the user plus system CPU time of process pid (/proc/<pid>/stat, 100 Hz).
+// cpuTime is the CPU time of process pid, all its threads: clock_gettime of the
+// process's CPU-time clock (MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED) in the kernel's
+// posix-timers.h), in nanoseconds, where /proc/<pid>/stat counts 10 ms ticks.
 func cpuTime(pid int) time.Duration {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		fatal(err)
+	clock := int32(uint32(^int32(pid))<<3) | 2
+	var ts syscall.Timespec
+	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, uintptr(clock), uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
+		fatal(fmt.Errorf("CPU clock of %d: %w", pid, e))
 	}
-	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-	u, _ := strconv.ParseInt(f[11], 10, 64)
-	s, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(u+s) * (time.Second / 100)
+	return time.Duration(ts.Nano())
 }
 
 func fatal(err error) {
@@ -294,19 +386,43 @@ func median(v []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-func minMax(v []float64) (float64, float64) {
+// quartiles are the first and third quartiles of v (linear interpolation).
+func quartiles(v []float64) (float64, float64) {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	return quantile(s, 0.25), quantile(s, 0.75)
+}
+
+func quantile(s []float64, q float64) float64 {
+	if len(s) == 0 {
+		return 0
+	}
+	x := q * float64(len(s)-1)
+	i := int(x)
+	if i+1 >= len(s) {
+		return s[len(s)-1]
+	}
+	return s[i] + (x-float64(i))*(s[i+1]-s[i])
+}
+
+// medianCI is the distribution-free 95% confidence interval of v's median: the order
+// statistics n/2 -+ 0.98 sqrt(n) (binomial, normal approximation).
+func medianCI(v []float64) (float64, float64) {
 	s := append([]float64(nil), v...)
 	sort.Float64s(s)
 	if len(s) == 0 {
 		return 0, 0
 	}
-	return s[0], s[len(s)-1]
+	h := 0.98 * math.Sqrt(float64(len(s)))
+	lo := max(int(math.Floor(float64(len(s))/2-h)), 0)
+	hi := min(int(math.Ceil(float64(len(s))/2+h)), len(s)-1)
+	return s[lo], s[hi]
 }
 
 func fmtAll(v []float64) string {
 	out := make([]string, len(v))
 	for i, x := range v {
-		out[i] = strconv.FormatFloat(x, 'f', 2, 64)
+		out[i] = strconv.FormatFloat(x, 'f', 3, 64)
 	}
 	return strings.Join(out, " ")
 }
