@@ -19,8 +19,7 @@
 #
 # Variants: bare; kit (otel and metrics off, access log at info to stderr, /dev/null); kit-warn (the
 # same at logging.level warn: no access line); kit-otel (otel on with exporter none,
-# metrics on with the Prometheus exporter): kit-otel minus kit is what telemetry costs;
-# kit-batched (kit with the log's writes batched every 50 ms, an experiment: kit does not).
+# metrics on with the Prometheus exporter): kit-otel minus kit is what telemetry costs.
 # Usage: bench/grpc/run.sh [rounds=30] [window=250ms] [benchtime=20000x]
 set -euo pipefail
 cd "$(dirname "$0")"

@@ -9,7 +9,7 @@ import (
 )
 
 // Variants are the servers the loopback load test compares, by name.
-var Variants = []string{"bare", "kit", "kit-warn", "kit-otel", "kit-batched"}
+var Variants = []string{"bare", "kit", "kit-warn", "kit-otel"}
 
 // InProcessVariants are the servers the in-process bench compares: Variants, the bare
 // server without validation and kit's old stats handler.
@@ -20,8 +20,7 @@ var InProcessVariants = []string{"bare", "bare-novalid", "kit", "kit-warn", "kit
 // "kit-warn" (telemetry off, logging.level warn: no access line), "kit-otel" (otel with
 // exporter none and metrics on, access log at info), "kit-oldstats" (kit with telemetry
 // off as it was before issue 23: OpenTelemetry's stats handler with no-op providers still
-// installed), "kit-batched" (kit with the access log's writes batched every 50 ms: what
-// batching would buy, an experiment). stop ends it.
+// installed). stop ends it.
 func Serve(variant string, l net.Listener, logOut io.Writer) (stop func(), err error) {
 	if variant == "bare" || variant == "bare-novalid" {
 		gs := NewBare(variant == "bare")
@@ -37,22 +36,13 @@ func Serve(variant string, l net.Listener, logOut io.Writer) (stop func(), err e
 		cfg.Telemetry = TelemetryConfig(true)
 	case "kit-oldstats":
 		cfg.OldStats = true
-	case "kit-batched":
-		cfg.Log = newBatched(logOut)
 	default:
 		return nil, fmt.Errorf("unknown variant %q", variant)
 	}
 	srv, stopKit, err := NewKit(cfg)
-	b, batching := cfg.Log.(*batched)
 	if err != nil {
-		if batching {
-			b.close()
-		}
 		return nil, err
 	}
 	go func() { _ = srv.Serve(l) }()
-	if batching {
-		return func() { stopKit(); b.close() }, nil
-	}
 	return stopKit, nil
 }

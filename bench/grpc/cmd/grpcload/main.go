@@ -13,7 +13,9 @@
 // those per-round ratios, their interquartile range and the 95% confidence interval of
 // the median (distribution-free, from order statistics). "bare-2" is a second bare
 // process measured like the others: its ratio to bare is the method's own error (an A/A
-// test), which must be well below the 5% the target asks to decide.
+// test), which must be well below the 5% the target asks to decide. write/RPC is the
+// server's write system calls per RPC (/proc/<pid>/io): the transport's, and the access
+// log's. GRPCLOAD_PROFILE=DIR has every server write its CPU profile to DIR.
 // Run this process on another core (run.sh: taskset -c 1).
 package main
 
@@ -28,6 +30,9 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime/pprof"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -61,8 +66,9 @@ func main() {
 	conc := flag.Int("c", 16, "concurrent callers (over -conns connections)")
 	conns := flag.Int("conns", 4, "client connections per server")
 	core := flag.String("core", "0", "CPU the servers are pinned to (taskset -c); empty: no pinning")
-	variants := flag.String("variants", "bare,"+control+",kit,kit-warn,kit-otel",
-		"servers, comma-separated, bare first ("+control+": a second bare process, the A/A control)")
+	variants := flag.String("variants", "bare,"+control+","+strings.Join(catalog.Variants[1:], ","),
+		"servers, comma-separated, bare first ("+control+": a second bare process, the A/A control; variant@binary: the variant served by another build of grpcload)")
+	only := flag.String("kinds", "unary,stream", "the kinds of RPC measured")
 	verbose := flag.Bool("v", false, "print every round's ratios")
 	paired := flag.Duration("paired", 250*time.Millisecond,
 		"load each server together with bare for this long per round (both on the pinned core, in the same machine state); 0: one server at a time, -n calls each")
@@ -84,11 +90,13 @@ func main() {
 			s.stop()
 		}
 	}()
-	kinds := []struct {
+	type kind struct {
 		name  string
 		calls int
 		call  func(pb.CatalogClient) error
-	}{{"unary", *n, unary}, {"stream", max(*n/10, 1), stream}}
+	}
+	kinds := []kind{{"unary", *n, unary}, {"stream", max(*n/10, 1), stream}}
+	kinds = slices.DeleteFunc(kinds, func(k kind) bool { return !slices.Contains(strings.Split(*only, ","), k.name) })
 	for _, k := range kinds { // warm-up, not counted
 		for _, s := range servers {
 			load(s, k.call, *conc, k.calls)
@@ -102,21 +110,23 @@ func main() {
 			*rounds, kinds[0].calls, kinds[1].calls, *conc, *conns, *core)
 	}
 	fmt.Println("ratio: median of the per-round ratios to bare; IQR: their interquartile range; 95% CI: of the median")
-	fmt.Printf("%-7s %-12s %11s %9s %15s %15s %9s\n", "kind", "server", "CPU us/RPC", "ratio", "IQR", "95% CI", "RPC/s")
+	fmt.Printf("%-7s %-12s %11s %9s %15s %15s %9s %10s\n", "kind", "server", "CPU us/RPC", "ratio", "IQR", "95% CI", "RPC/s", "write/RPC")
 	for _, k := range kinds {
 		cpu := make([][]float64, len(servers))
 		rps := make([][]float64, len(servers))
 		ratio := make([][]float64, len(servers))
+		wr := make([][]float64, len(servers))
 		for r := range *rounds {
 			round := make([]float64, len(servers))
 			if *paired > 0 {
 				round[0] = 1
 				for j := range len(servers) - 1 {
 					i := 1 + (r+j)%(len(servers)-1)
-					cb, ci, qb, qi := measurePair(servers[0], servers[i], k.call, *conc, *paired)
-					round[i] = ci / cb
-					cpu[i], rps[i] = append(cpu[i], ci), append(rps[i], qi)
-					cpu[0], rps[0] = append(cpu[0], cb), append(rps[0], qb)
+					m := measurePair(servers[0], servers[i], k.call, *conc, *paired)
+					round[i] = m.cpu[1] / m.cpu[0]
+					for x, s := range []int{0, i} {
+						cpu[s], rps[s], wr[s] = append(cpu[s], m.cpu[x]), append(rps[s], m.rps[x]), append(wr[s], m.writes[x])
+					}
 				}
 				for i := range servers {
 					ratio[i] = append(ratio[i], round[i])
@@ -136,8 +146,8 @@ func main() {
 		for i, s := range servers {
 			lo, hi := quartiles(ratio[i])
 			clo, chi := medianCI(ratio[i])
-			fmt.Printf("%-7s %-12s %11.2f %8.3fx %6.3f-%-8.3f %6.3f-%-8.3f %9.0f\n", k.name, s.name,
-				median(cpu[i]), median(ratio[i]), lo, hi, clo, chi, median(rps[i]))
+			fmt.Printf("%-7s %-12s %11.2f %8.3fx %6.3f-%-8.3f %6.3f-%-8.3f %9.0f %10s\n", k.name, s.name,
+				median(cpu[i]), median(ratio[i]), lo, hi, clo, chi, median(rps[i]), fmtWrites(wr[i]))
 			if *verbose && i > 0 {
 				fmt.Printf("        ratio per round: %s\n", fmtAll(ratio[i]))
 			}
@@ -151,6 +161,17 @@ func runServer(variant string) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		fatal(err)
+	}
+	// GRPCLOAD_PROFILE=DIR: each server writes its CPU profile to DIR/<variant>.prof.
+	if dir := os.Getenv("GRPCLOAD_PROFILE"); dir != "" {
+		f, err := os.Create(filepath.Join(dir, variant+"-"+strconv.Itoa(os.Getpid())+".prof"))
+		if err != nil {
+			fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fatal(err)
+		}
+		defer func() { pprof.StopCPUProfile(); _ = f.Close() }()
 	}
 	// The access log goes to stderr, as the generated service writes it.
 	stop, err := catalog.Serve(variant, ln, os.Stderr)
@@ -204,9 +225,13 @@ func measure(s *server, call func(pb.CatalogClient) error, conc, calls int) (flo
 // minCalls is the fewest RPCs of each server in a paired round's window.
 const minCalls = 200
 
-// measurePair loads a and b at once for d (conc callers each) and returns each one's CPU
-// time per RPC in µs over the same window, and each one's RPCs per second.
-func measurePair(a, b *server, call func(pb.CatalogClient) error, conc int, d time.Duration) (float64, float64, float64, float64) {
+// pairResult is a paired round's figures of its two servers: CPU time per RPC in µs,
+// RPCs per second, write system calls per RPC (the access log's among them).
+type pairResult struct{ cpu, rps, writes [2]float64 }
+
+// measurePair loads a and b at once for d (conc callers each) and measures both over the
+// same window.
+func measurePair(a, b *server, call func(pb.CatalogClient) error, conc int, d time.Duration) pairResult {
 	var stop atomic.Bool
 	var done [2]atomic.Int64
 	var wg sync.WaitGroup
@@ -224,6 +249,7 @@ func measurePair(a, b *server, call func(pb.CatalogClient) error, conc int, d ti
 	}
 	time.Sleep(d / 10) // let both reach their pace
 	ca, cb := cpuTime(a.pid), cpuTime(b.pid)
+	wa, wb := writes(a.pid), writes(b.pid)
 	na, nb := done[0].Load(), done[1].Load()
 	start := time.Now()
 	time.Sleep(d)
@@ -233,13 +259,18 @@ func measurePair(a, b *server, call func(pb.CatalogClient) error, conc int, d ti
 	}
 	ca, cb = cpuTime(a.pid)-ca, cpuTime(b.pid)-cb
 	na, nb = done[0].Load()-na, done[1].Load()-nb
+	wa, wb = writes(a.pid)-wa, writes(b.pid)-wb
 	el := time.Since(start)
 	stop.Store(true)
 	wg.Wait()
 	per := func(c time.Duration, n int64) float64 {
 		return float64(c) / float64(time.Microsecond) / float64(max(n, 1))
 	}
-	return per(ca, na), per(cb, nb), float64(na) / el.Seconds(), float64(nb) / el.Seconds()
+	return pairResult{
+		cpu:    [2]float64{per(ca, na), per(cb, nb)},
+		rps:    [2]float64{float64(na) / el.Seconds(), float64(nb) / el.Seconds()},
+		writes: [2]float64{float64(wa) / float64(max(na, 1)), float64(wb) / float64(max(nb, 1))},
+	}
 }
 
 // load makes calls RPCs from conc callers and returns RPCs per second.
@@ -283,6 +314,11 @@ func spawn(variant, core string, conns int) *server {
 	serveAs := variant
 	if variant == control {
 		serveAs = "bare"
+	}
+	// variant@binary: the variant as another build of this command serves it (the same
+	// variant before and after a change, in one run).
+	if v, exe, ok := strings.Cut(variant, "@"); ok {
+		serveAs, self = v, exe
 	}
 	argv := []string{self, "-serve", serveAs}
 	if core != "" {
@@ -369,6 +405,21 @@ func cpuTime(pid int) time.Duration {
 	return time.Duration(ts.Nano())
 }
 
+// writes is the number of write system calls of process pid (/proc/<pid>/io, syscw).
+func writes(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/io", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "syscw: "); ok {
+			n, _ := strconv.ParseInt(v, 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
 func fatal(err error) {
 	fmt.Fprintln(os.Stderr, "grpcload:", err)
 	os.Exit(1)
@@ -417,6 +468,14 @@ func medianCI(v []float64) (float64, float64) {
 	lo := max(int(math.Floor(float64(len(s))/2-h)), 0)
 	hi := min(int(math.Ceil(float64(len(s))/2+h)), len(s)-1)
 	return s[lo], s[hi]
+}
+
+// fmtWrites is the median of write system calls per RPC (paired rounds only).
+func fmtWrites(v []float64) string {
+	if len(v) == 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(median(v), 'f', 3, 64)
 }
 
 func fmtAll(v []float64) string {
