@@ -106,8 +106,8 @@ func main() {
 		fmt.Printf("grpc benchmark: %d rounds; in each, every server loaded together with bare for %s (%d callers over %d connections each), both pinned to CPU %q; order rotated each round\n",
 			*rounds, *paired, *conc, *conns, *core)
 	} else {
-		fmt.Printf("grpc benchmark: %d rounds of %d unary calls / %d streams per server, one server at a time (%d callers over %d connections), pinned to CPU %q; order rotated each round\n",
-			*rounds, kinds[0].calls, kinds[1].calls, *conc, *conns, *core)
+		fmt.Printf("grpc benchmark: %d rounds of %d unary calls or %d streams per server, one server at a time (%d callers over %d connections), pinned to CPU %q; order rotated each round\n",
+			*rounds, *n, max(*n/10, 1), *conc, *conns, *core)
 	}
 	fmt.Println("ratio: median of the per-round ratios to bare; IQR: their interquartile range; 95% CI: of the median")
 	fmt.Printf("%-7s %-12s %11s %9s %15s %15s %9s %10s\n", "kind", "server", "CPU us/RPC", "ratio", "IQR", "95% CI", "RPC/s", "write/RPC")
