@@ -133,6 +133,7 @@ class DiskHost:
         self._root = str(self.root)
         self.real_root = os.path.realpath(self.root)
         self._dirs: dict[str, tuple[str, PathProblem | None]] = {"": (self.real_root, None)}
+        self._real_heads: dict[str, str] = {}  # directory -> `real_dir` of it (asked once per output)
         self._inside: set[str] = set()  # directories _guard found inside the project
         # directories found absent (until this host makes them): nothing below one needs a
         # look (a clean run's ~2,000 outputs would each cost three failing system calls)
@@ -242,7 +243,10 @@ class DiskHost:
 
     def real(self, path: str) -> str:
         head, name = posixpath.split(path)
-        return self._relative(os.path.join(self._dir(head)[0], name))
+        base = self._real_heads.get(head)
+        if base is None:
+            base = self._real_heads[head] = self._relative(self._dir(head)[0])
+        return f"{base}/{name}" if base else name
 
     def real_dir(self, path: str) -> str:
         return self._relative(self._dir(path)[0])

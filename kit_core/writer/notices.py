@@ -34,6 +34,8 @@ def stale_stub_notices(
     if root is None:
         return []
     stale = [p for p in host.files_under(root) if p not in produced and p not in named and _is_stub(host, p)]
+    if not stale:
+        return []
     live_dirs = {posixpath.dirname(p) for p in produced}
     notices: list[Notice] = []
     named_dirs: set[str] = set()

@@ -26,6 +26,7 @@ class GoGen:
     runtime: str
     manifest: Any
     protos: Any = None  # kit_core.proto.ProtoSet of the design's protos, None without protos
+    keys: Any = None  # `GenContext.keys`: given in a long-lived process, None otherwise
 
     @classmethod
     def build(cls, ctx: Any) -> GoGen:
@@ -36,7 +37,8 @@ class GoGen:
         http = getattr(analysis, "http", None) or http_model(symbols, ctx.manifest, index)
         layout = Layout.from_manifest(ctx.manifest, ctx.module)
         runtime = getattr(ctx, "runtime_module", RUNTIME)
-        return cls(design, layout, Needs(design), http, index, runtime, ctx.manifest, getattr(ctx, "protos", None))
+        protos, keys = getattr(ctx, "protos", None), getattr(ctx, "keys", None)
+        return cls(design, layout, Needs(design), http, index, runtime, ctx.manifest, protos, keys)
 
     @property
     def has_grpc(self) -> bool:

@@ -17,6 +17,7 @@ import json
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from kit_core.semantics import HttpModel, MethodInfo
@@ -32,10 +33,15 @@ class _Part:
 
     paths: dict[str, dict[str, Any]]  # path -> verb -> canonical operation
     components: dict[str, Any]  # name -> canonical schema
-    yaml: dict[tuple[str, str], tuple[str, bool]] = field(default_factory=dict)  # (kind, name) -> fragment
+    # (kind, name) -> fragment, with the JSON of what was dumped (None: not plain JSON)
+    yaml: dict[tuple[str, str], tuple[str, bool, str | None]] = field(default_factory=dict)
 
 
 _memo: dict[str, _Part] = {}
+# The YAML of each piece of the last render by what it is (name, indent and value, as JSON):
+# a part built again after an edit reaches mostly schemas that did not change, and
+# JSON-encoding one costs a fraction of dumping it as YAML.
+_dumped: dict[str, tuple[str, bool]] = {}
 _lock = threading.Lock()
 
 
@@ -43,6 +49,7 @@ def forget() -> None:
     """Drop what the last render kept (tests compare a render without it)."""
     with _lock:
         _memo.clear()
+        _dumped.clear()
 
 
 def kept() -> bool:
@@ -51,7 +58,7 @@ def kept() -> bool:
 
 
 def render_incremental(symbols: Any, manifest: Any, http: HttpModel, index: Any, keys: Any) -> str:
-    global _memo
+    global _memo, _dumped
     builder = Builder(symbols, manifest, http, index)
     by_package: dict[str, list[MethodInfo]] = {}
     for m in http.methods:
@@ -71,6 +78,8 @@ def render_incremental(symbols: Any, manifest: Any, http: HttpModel, index: Any,
         except Unshiftable:  # a rare string that must be written in its context: the whole document
             _memo = {}
             return to_yaml(builder.assemble(builder.partial(http.methods)))
+        finally:
+            _dumped = {k: (t, o) for part in _memo.values() for t, o, k in part.yaml.values() if k is not None}
 
 
 def _shared_key(builder: Builder, manifest: Any) -> str:
@@ -117,7 +126,7 @@ def _paths(parts: list[_Part]) -> list[tuple[str, bool]]:
     for path in sorted(owners):
         holders = owners[path]
         if len(holders) == 1:  # the usual case: one package's path, dumped once and kept
-            out.append(_piece(holders[0], "path", path, lambda h=holders[0], p=path: path_item(h.paths[p])))
+            out.append(_piece(holders[0], "path", path, partial(path_item, holders[0].paths[path])))
         else:  # verbs of one path from several packages
             merged = {verb: op for h in holders for verb, op in h.paths[path].items()}
             out.append(fragment(path, path_item(merged), 2))
@@ -138,5 +147,14 @@ def _schemas(parts: list[_Part]) -> list[tuple[str, bool]]:
 def _piece(part: _Part, kind: str, name: str, value: Any, indent: int = 2) -> tuple[str, bool]:
     found = part.yaml.get((kind, name))
     if found is None:
-        found = part.yaml[(kind, name)] = fragment(name, value(), indent)
-    return found
+        found = part.yaml[(kind, name)] = _dump(name, value(), indent)
+    return found[0], found[1]
+
+
+def _dump(name: str, value: Any, indent: int) -> tuple[str, bool, str | None]:
+    try:
+        key: str | None = json.dumps([name, indent, value], ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):  # not plain JSON: dumped, not kept
+        key = None
+    text, open_end = (_dumped.get(key) if key is not None else None) or fragment(name, value, indent)
+    return text, open_end, key
