@@ -98,3 +98,49 @@ func TestStateIsTheContext(t *testing.T) {
 		t.Fatal("request id")
 	}
 }
+
+func TestServerWriterSetsDate(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		preset []string // the handler's Date, nil: none
+		remove bool     // the handler suppressed Date with a nil value
+	}{
+		{name: "none"},
+		{name: "handler's own", preset: []string{"Thu, 01 Jan 2026 00:00:00 GMT"}},
+		{name: "suppressed", remove: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			_, st := New(httptest.NewRequest("GET", "/", nil), rec)
+			if tc.preset != nil {
+				st.W.Header()["Date"] = tc.preset
+			}
+			if tc.remove {
+				st.W.Header()["Date"] = nil
+			}
+			st.W.WriteHeader(http.StatusCreated)
+			got, ok := rec.Result().Header["Date"]
+			switch {
+			case tc.preset != nil:
+				if len(got) != 1 || got[0] != tc.preset[0] {
+					t.Fatalf("Date = %q, want the handler's %q", got, tc.preset)
+				}
+			case tc.remove:
+				if !ok || got != nil {
+					t.Fatalf("Date = %q (present %v), want the handler's nil kept", got, ok)
+				}
+			default:
+				when, err := http.ParseTime(rec.Header().Get("Date"))
+				if err != nil || time.Since(when) > 2*time.Second {
+					t.Fatalf("Date = %q (%v), want now in http.TimeFormat", got, err)
+				}
+			}
+		})
+	}
+	// A writer wrapped for a handler outside the server leaves Date to net/http.
+	rec := httptest.NewRecorder()
+	NewResponseWriter(rec).WriteHeader(http.StatusOK)
+	if _, ok := rec.Header()["Date"]; ok {
+		t.Fatal("NewResponseWriter set Date")
+	}
+}
