@@ -11,8 +11,6 @@ import (
 	"net/http"
 	"strings"
 	"sync/atomic"
-
-	"github.com/kitdev/kit/runtime/internal/httpdate"
 )
 
 // State is the per-request state. It is also the request context that
@@ -45,7 +43,6 @@ type State struct {
 func New(r *http.Request, w http.ResponseWriter) (*http.Request, *State) {
 	s := &State{Context: r.Context()}
 	s.rw.ResponseWriter = w
-	s.rw.setDate = true
 	s.W = &s.rw
 	s.req = *r.WithContext(s) // inlined: the copy WithContext makes stays on the stack
 	return &s.req, s
@@ -198,9 +195,6 @@ type ResponseWriter struct {
 	dropping    bool
 	icpt        Interceptor
 	icptReq     *http.Request
-	// setDate: the writer is the server's own (New), and sets the Date
-	// header from a value shared by the responses of the same second.
-	setDate bool
 }
 
 // Interceptor may take over the first final status written on an armed
@@ -262,16 +256,6 @@ func (w *ResponseWriter) WriteHeader(code int) {
 		}
 		w.status = code
 		w.wroteHeader = true
-		if w.setDate && code >= 200 {
-			// What net/http would write, without it formatting the time for
-			// every response; a Date the handler set (or removed with a nil
-			// value) is kept.
-			if h := w.ResponseWriter.Header(); h != nil {
-				if _, ok := h["Date"]; !ok {
-					h["Date"] = httpdate.Value()
-				}
-			}
-		}
 	}
 	w.ResponseWriter.WriteHeader(code)
 }
