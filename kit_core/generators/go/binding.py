@@ -38,12 +38,17 @@ class Binder:
     design: GoDesign
     mapper: TypeMapper
     helper: str  # the name the helper package is imported under
-    uses_query: bool = False  # a statement reads the query the handler parses once (`q`)
+    uses_query: bool = False  # a statement reads the request's raw query (`q`)
 
     def statements(self, b: FieldBinding, expr: str, pointer: bool) -> list[str]:
         """Statements binding one field; a required field that is absent is `<wire>: required`."""
         out = self._bind(b, expr, pointer)
-        if out and out[-1].startswith("if vs, ok :=") and b.location is not Location.PATH and not is_optional(b.field):
+        if (
+            out
+            and out[-1].startswith(("if vs, ok :=", "if v, ok :="))
+            and b.location is not Location.PATH
+            and not is_optional(b.field)
+        ):
             out[-1] += f" else {{\n\treturn {self.helper}.Missing({go_string(b.wire_name)})\n}}"
         return out
 
@@ -65,21 +70,24 @@ class Binder:
         gotype = self.mapper.shape(elem.base())
         parse = f"{self.helper}.{fn}[{gotype}]"
         h = self.helper
+        # A single query value is read by First: no slice of every value of the parameter.
+        first = b.location is Location.QUERY and not shape.array_dims
+        got, one = ("v", "v") if first else ("vs", "vs[0]")
         if shape.array_dims:
             value, assign = f"{h}.Each({wire}, vs, {parse})", f"{expr} = x"
         else:
-            value, assign = f"{parse}({wire}, vs[0])", f"{expr} = &x" if pointer else f"{expr} = x"
+            value, assign = f"{parse}({wire}, {one})", f"{expr} = &x" if pointer else f"{expr} = x"
         args = f"q, {wire}" if b.location is Location.QUERY else f"r, {wire}"
         if b.location is Location.QUERY:
-            source = "Values"  # of the query parsed once per request (`q`, see the handler)
+            source = "First" if first else "Values"  # of the raw query (`q`, see the handler)
             self.uses_query = True
         refuse_file = [f"if err := {h}.NotFile(r, {wire}); err != nil {{\n\treturn err\n}}"] if source == "Form" else []
         if gotype == "string":  # a plain string takes the value as it is: no parse, no conversion
-            taken = "vs" if shape.array_dims else "&vs[0]" if pointer else "vs[0]"
-            return [*refuse_file, f"if vs, ok := {h}.{source}({args}); ok {{\n\t{expr} = {taken}\n}}"]
+            taken = "vs" if shape.array_dims else f"&{one}" if pointer else one
+            return [*refuse_file, f"if {got}, ok := {h}.{source}({args}); ok {{\n\t{expr} = {taken}\n}}"]
         return [
             *refuse_file,
-            f"if vs, ok := {h}.{source}({args}); ok {{\n"
+            f"if {got}, ok := {h}.{source}({args}); ok {{\n"
             f"\tx, err := {value}\n\tif err != nil {{\n\t\treturn err\n\t}}\n\t{assign}\n}}",
         ]
 

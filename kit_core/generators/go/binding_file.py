@@ -9,7 +9,18 @@ from kit_core.generators.go.render import go_file
 
 def generate(g: GoGen) -> OutputFile:
     imports = g.imports()
-    for path in ("errors", "fmt", "math", "mime/multipart", "net/http", "net/url", "strconv", "strings", "unsafe"):
+    for path in (
+        "errors",
+        "fmt",
+        "math",
+        "mime/multipart",
+        "net/http",
+        "net/url",
+        "os",
+        "strconv",
+        "strings",
+        "unsafe",
+    ):
         imports.std(path)
     path = f"{g.layout.transport}/binding.go"
     return go_file(path, Owner.REGEN, "transport", "binding.go.j2", imports)

@@ -9,6 +9,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -28,10 +29,75 @@ func Query(r *http.Request, name string) ([]string, bool) {
 	return vs, ok && len(vs) > 0
 }
 
-// Values returns every value of a parameter of a parsed query, and whether it was present.
-func Values(q url.Values, name string) ([]string, bool) {
-	vs, ok := q[name]
-	return vs, ok && len(vs) > 0
+// Values returns every value of a parameter of a raw query (the request's URL.RawQuery),
+// and whether it was present: what url.ParseQuery gives for that name.
+func Values(q string, name string) ([]string, bool) {
+	if manyParams(q) {
+		vs, _ := url.ParseQuery(q)
+		return vs[name], len(vs[name]) > 0
+	}
+	var vs []string
+	for {
+		v, rest, ok := nextValue(q, name)
+		if !ok {
+			return vs, len(vs) > 0
+		}
+		vs, q = append(vs, v), rest
+	}
+}
+
+// First returns the first value of a parameter of a raw query, and whether it was
+// present: the first value url.ParseQuery gives for that name, read without building the
+// map of every parameter.
+func First(q string, name string) (string, bool) {
+	if manyParams(q) {
+		vs, _ := url.ParseQuery(q)
+		if len(vs[name]) > 0 {
+			return vs[name][0], true
+		}
+		return "", false
+	}
+	v, _, ok := nextValue(q, name)
+	return v, ok
+}
+
+// manyParams reports a query whose parameters url.ParseQuery counts against a limit
+// (10,000, or GODEBUG urlmaxqueryparams): one with 16 or more is left to it.
+func manyParams(q string) bool {
+	return queryLimitSet || strings.Count(q, "&") >= 15
+}
+
+// queryLimitSet: the process changes url.ParseQuery's limit, which only it applies.
+var queryLimitSet = strings.Contains(os.Getenv("GODEBUG"), "urlmaxqueryparams")
+
+// nextValue returns the first value of name in a raw query and the query after it, read
+// as url.ParseQuery reads it: pairs split on "&", a pair holding ";" skipped, key and
+// value unescaped, a pair whose key or value does not unescape skipped.
+func nextValue(q, name string) (value, rest string, ok bool) {
+	for q != "" {
+		var pair string
+		pair, q, _ = strings.Cut(q, "&")
+		if pair == "" || strings.Contains(pair, ";") {
+			continue
+		}
+		key, value, _ := strings.Cut(pair, "=")
+		if strings.ContainsAny(key, "%+") {
+			k, err := url.QueryUnescape(key)
+			if err != nil {
+				continue
+			}
+			key = k
+		}
+		if key != name {
+			continue
+		}
+		v, err := url.QueryUnescape(value)
+		if err != nil {
+			continue
+		}
+		return v, q, true
+	}
+	return "", "", false
 }
 
 // Header returns the values of a request header, and whether it was present.
