@@ -423,18 +423,18 @@ class Analyzer:
         if changed:
             paths: set[str] = set()
             for key in changed:
-                paths |= self._looked_up.get(key, _NONE)
+                paths.update(self._looked_up.get(key, ()))
             for path in paths:
                 results = self._results.get(path)
                 if results is not None:
                     _drop(results, changed)
         ids: set[int] = set()
         for key in moved_or_changed:
-            ids |= self._method_deps.get(key, _NONE)
-        for key in ids:
-            hit = self._methods.get(key)
+            ids.update(self._method_deps.get(key, ()))
+        for method_id in ids:
+            hit = self._methods.get(method_id)
             if hit is not None and not hit[2].isdisjoint(moved_or_changed):
-                self._forget_method(key)
+                self._forget_method(method_id)
 
     def _forget_method(self, key: int) -> None:
         """Drop a method's cached info (and its entries in the index of what it looked up)."""
@@ -607,9 +607,6 @@ class Analyzer:
                 looked_up[dep] = {path}
             else:
                 paths.add(path)
-
-
-_NONE: frozenset[object] = frozenset()
 
 
 def _has_service(file: SourceFile | None) -> bool:
