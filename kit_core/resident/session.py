@@ -128,10 +128,10 @@ class DesignSession:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.disk = DiskFiles(self.WALK_TTL)
-        self.watched = False  # file events come for every change on disk (`forget_listing`)
+        self._watched = False
         self._paths: set[str] | None = None
         self._walked = 0.0
-        self._on_disk: tuple[set[str], dict[str, SourceFile]] | None = None  # a listing's files read from disk
+        self._on_disk: tuple[set[str], dict[str, SourceFile | None]] | None = None  # a listing's files
         self._analyzer: Analyzer | None = None
         self._manifest: Manifest | None = None
         self._manifest_text: tuple[str, Manifest, list[Diagnostic]] | None = None
@@ -155,6 +155,16 @@ class DesignSession:
         snap.protos, snap.proto_outlines = compiled, self.protos.outlines
         return snap
 
+    @property
+    def watched(self) -> bool:
+        """Whether file events come for every change on disk (`forget_listing`): the
+        listings are then trusted until one comes, not walked again by age."""
+        return self._watched
+
+    @watched.setter
+    def watched(self, value: bool) -> None:
+        self._watched = self.protos.watched = value
+
     def forget_listing(self) -> None:
         """Files were created, changed or deleted: list and check them again next time."""
         self._paths = None
@@ -177,18 +187,18 @@ class DesignSession:
         listing = self._listing()
         docs = {p: d for p, d in open_docs.items() if d.kind == "kit"}
         kept = self._on_disk
-        if self.watched and kept is not None and kept[0] is listing and kept[1].keys().isdisjoint(docs):
-            files = dict(kept[1])
-        else:
-            files = {}
-            for path in sorted(listing):
-                if path not in docs and (parsed := self.disk.get(path)) is not None:
-                    files[path] = parsed
-            self._on_disk = (listing, dict(files))
+        if not (self.watched and kept is not None and kept[0] is listing and kept[1].keys() >= docs.keys()):
+            # in order of path, as features list them; an open buffer's place is held (None)
+            # so that its text takes it without sorting again
+            disk: dict[str, SourceFile | None] = {}
+            for path in sorted(listing | docs.keys()):
+                disk[path] = None if path in docs else self.disk.get(path)
+            kept = self._on_disk = (listing, disk)
+        files = dict(kept[1])
         versions: dict[str, int | None] = {}
         for path, doc in docs.items():
             files[path], versions[path] = doc.parsed_version()
-        return dict(sorted(files.items())), versions  # in order of path, as features list them
+        return {p: f for p, f in files.items() if f is not None}, versions
 
     def _update(self, manifest: Manifest, files: dict[str, SourceFile]) -> Analysis:
         if self._analyzer is None or manifest != self._manifest:
