@@ -343,10 +343,12 @@ class Part:
 @dataclass
 class Delta:
     """The files an analysis's edits changed since the session's last analysis: path -> the
-    file now (None: removed), and whether any method's HTTP binding was built again."""
+    file now (None: removed), whether any method's HTTP binding was built again, and the
+    packages those files were or are in."""
 
     files: dict[str, SourceFile | None] = field(default_factory=dict)
     http: bool = False
+    packages: set[str] = field(default_factory=set)  # the packages of the files, before and after
 
 
 def related(span: Span, message: str) -> tuple[Related, ...]:

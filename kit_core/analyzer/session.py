@@ -291,6 +291,7 @@ class Analyzer:
         self._parts: dict[object, Part] = {}
         self._delta: Delta | None = None  # the edits since the last analysis (None: not known, all)
         self._sorted: list[str] = []  # the files' paths in order (`files`)
+        self._by_package: dict[str | None, dict[str, SourceFile]] = {}  # package -> its files by path
         self._ordered: tuple[SourceFile, ...] | None = None
         self._looked_up: dict[DepKey, set[str]] = {}  # name -> files whose cached results looked it up
         self._method_deps: dict[DepKey, set[int]] = {}  # name -> methods whose cached info looked it up
@@ -309,6 +310,9 @@ class Analyzer:
     def _set_files(self, files: Iterable[SourceFile]) -> None:
         self._files = {f.path: f for f in files}
         self._sorted, self._ordered = [], None
+        self._by_package = {}
+        for f in self._files.values():
+            self._by_package.setdefault(f.package, {})[f.path] = f
 
     def update_all(self, files: Iterable[SourceFile]) -> Analysis:
         self._set_files(files)
@@ -326,8 +330,17 @@ class Analyzer:
         self._parts.clear()
         self._delta = None
 
-    def _replace(self, path: str, file: SourceFile | None) -> None:
-        """Put ``file`` at ``path`` (None: remove it), keeping the order when the path stays."""
+    def _replace(self, path: str, file: SourceFile | None) -> bool:
+        """Put ``file`` at ``path`` (None: remove it), keeping the order when the path stays;
+        whether a package appeared or went away."""
+        old = self._files.get(path)
+        involved = {f.package for f in (old, file) if f is not None}
+        existed = {p: p in self._by_package for p in involved}
+        if old is not None:
+            members = self._by_package[old.package]
+            del members[path]
+            if not members:
+                del self._by_package[old.package]
         if file is None:
             self._files.pop(path, None)
             self._sorted = []
@@ -335,40 +348,35 @@ class Analyzer:
             if path not in self._files:
                 self._sorted = []
             self._files[path] = file
+            self._by_package.setdefault(file.package, {})[path] = file
         self._ordered = None
+        return any((p in self._by_package) != was for p, was in existed.items())
 
     def update(self, file: SourceFile) -> Analysis:
-        before = self._packages()
         old = self._files.get(file.path)
         if old is not None and old is not file:
             retire(old)
-        self._replace(file.path, file)
-        self._invalidate(old, file, before != self._packages())
+        packages_changed = self._replace(file.path, file)
+        self._invalidate(old, file, packages_changed)
         return self._analyze()
 
     def update_many(self, changed: Iterable[SourceFile] = (), removed: Iterable[str] = ()) -> Analysis:
         """Several edits (changed or added files, removed paths) followed by one analysis."""
         for path in removed:
-            before = self._packages()
             old = self._files.get(path)
             if old is not None:
-                self._replace(path, None)
-                self._invalidate(old, None, before != self._packages())
+                self._invalidate(old, None, self._replace(path, None))
         for file in changed:
-            before = self._packages()
             prev = self._files.get(file.path)
             if prev is file:
                 continue
-            self._replace(file.path, file)
-            self._invalidate(prev, file, before != self._packages())
+            self._invalidate(prev, file, self._replace(file.path, file))
         return self._analyze()
 
     def remove(self, path: str) -> Analysis:
-        before = self._packages()
         old = self._files.get(path)
         if old is not None:
-            self._replace(path, None)
-            self._invalidate(old, None, before != self._packages())
+            self._invalidate(old, None, self._replace(path, None))
         return self._analyze()
 
     def _prints(self, file: SourceFile) -> tuple[DeclKeys, list[object] | None]:
@@ -382,9 +390,6 @@ class Analyzer:
         if len(kept) > 2:
             retire(kept.pop(0))
         return prints
-
-    def _packages(self) -> set[str | None]:
-        return {f.package for f in self._files.values()}
 
     def analysis(self) -> Analysis:
         return self._last if self._last is not None else self._analyze()
@@ -409,6 +414,7 @@ class Analyzer:
         delta = self._delta
         if delta is not None:
             delta.files[(new or old).path] = new  # type: ignore[union-attr]
+            delta.packages.update(f.package for f in (old, new) if f is not None and f.package is not None)
             delta.http = delta.http or _has_service(old) or _has_service(new)
         before = self._prints(old)[0] if old is not None else set()
         after = self._prints(new)[0] if new is not None else set()
@@ -536,20 +542,24 @@ class Analyzer:
         return out, by_rule
 
     def _symbols(self, files: tuple[SourceFile, ...]) -> SymbolTable:
-        """The symbol table, reusing the packages whose files did not change."""
+        """The symbol table, reusing the packages whose files did not change: after edits
+        (`Delta`), only the edited files' packages are built again, in their place."""
+        last, delta = self._last, self._delta
+        if last is not None and delta is not None:  # the set of packages is the same (else no delta)
+            table = SymbolTable(dict(last.symbols.packages))
+            for name in delta.packages:
+                members = self._by_package[name]
+                table.packages[name] = SymbolTable.build([members[p] for p in sorted(members)]).packages[name]
+            return table
         grouped: dict[str, list[SourceFile]] = {}
         for f in files:
             if f.package is not None:
                 grouped.setdefault(f.package, []).append(f)
-        previous = self._last.symbols.packages if self._last is not None else {}
+        previous = last.symbols.packages if last is not None else {}
         table = SymbolTable()
-        delta = self._delta
-        touched = {f.package for f in delta.files.values() if f is not None} if delta is not None else set()
         for name, pkg_files in grouped.items():
             old = previous.get(name)
-            if old is not None and delta is not None and name not in touched and len(old.files) == len(pkg_files):
-                table.packages[name] = old  # none of its files changed since (a removed one is counted)
-            elif (
+            if (
                 old is not None
                 and len(old.files) == len(pkg_files)
                 and all(a is b for a, b in zip(old.files, pkg_files, strict=True))
