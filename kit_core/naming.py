@@ -90,6 +90,7 @@ def file_case(name: str, case: str) -> str:
     return snake(name)
 
 
+@cache  # a design rule asks it of every middleware on each analysis that reruns the rule
 def middleware_file(name: str, case: str) -> str:
     """Scaffold file of a middleware: `AuthRequired` -> `auth_required_middleware.go` (snake)."""
     return file_case(name + "Middleware", case) + ".go"

@@ -35,8 +35,16 @@ class Tell(Exception):
 class DesignJob:
     """One source of diagnostics, recomputed per design ``delay`` seconds after its last analysis."""
 
-    def __init__(self, server: KitLanguageServer, source: str, compute: Compute, delay: float) -> None:
+    def __init__(
+        self,
+        server: KitLanguageServer,
+        source: str,
+        compute: Compute,
+        delay: float,
+        forget: Callable[[], None] | None = None,
+    ) -> None:
         self._server = server
+        self._forget = forget  # told when something outside the analysis changed (`refresh_all`)
         self.source = source
         self._compute = compute
         self.delay = delay
@@ -59,6 +67,8 @@ class DesignJob:
 
     def refresh_all(self) -> None:
         """Something outside the analysis changed (a Go file, a setting): compute again."""
+        if self._forget is not None:
+            self._forget()
         for key in {self._server.state.key_for(d) for d in self._server.state.docs}:
             snap = self._server.state.latest(key)
             if snap is not None:

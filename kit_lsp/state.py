@@ -63,6 +63,7 @@ class State:
         self.designs: set[str] = set()  # design roots found in the workspace folders
         self.analysis_pool = ThreadPoolExecutor(1, thread_name_prefix="kit-analysis")
         self._sessions: dict[Path, DesignSession] = {}
+        self.watching = False  # the client sends file events (`watch`)
         self._snapshots: dict[str, Snapshot] = {}
         self._lock = threading.RLock()
 
@@ -92,6 +93,7 @@ class State:
                 session = self._sessions.get(path)
                 if session is None:
                     session = self._sessions[path] = DesignSession(path)
+                    session.watched = self.watching
                 snap = session.analyze(open_docs)
             else:
                 doc = self.docs.by_path(key)
@@ -103,6 +105,13 @@ class State:
                 gcpause.retire(old)  # see `release`
             self._snapshots[key] = snap
             return snap
+
+    def watch(self) -> None:
+        """The client watches the design files for us: listings are trusted until an event."""
+        with self._lock:
+            self.watching = True
+            for session in self._sessions.values():
+                session.watched = True
 
     def release(self) -> None:
         """Free what analyses replaced (previous models and snapshots), once their results

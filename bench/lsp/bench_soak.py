@@ -70,7 +70,7 @@ def comment_position(text: str) -> dict[str, int]:
 def soak(root: Path, big: Path, edits: int, env: dict[str, str]) -> None:
     client = RawClient(env=env)
     try:
-        client.initialize(root)
+        client.initialize(root, watches=True)
         uri = big.as_uri()
         text = big.read_text(encoding="utf-8")
         client.notify(

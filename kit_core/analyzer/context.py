@@ -106,9 +106,14 @@ class Ctx:
     memo: dict[object, tuple[object, frozenset[DepKey]]] = field(default_factory=dict)
     summaries: dict[str, tuple[SourceFile, FileSummary]] = field(default_factory=dict)
     methods: dict[int, tuple[Method, MethodInfo, frozenset[DepKey]]] = field(default_factory=dict)
+    method_deps: dict[DepKey, set[int]] = field(default_factory=dict)  # name -> `methods` keys that looked it up
     reusable: dict[object, tuple[tuple[object, ...], tuple[Diagnostic, ...]]] = field(default_factory=dict)
     reused: set[object] = field(default_factory=set)  # the `reusable` keys this analysis asked for
     suggesters: dict[object, Suggester] = field(default_factory=dict)
+    parts: dict[object, Part] = field(default_factory=dict)  # `design_part` results, kept by the session
+    files: Sequence[SourceFile] = ()  # every file of the design (the design rules' input)
+    delta: Delta | None = None  # what changed since the session's last analysis (None: everything)
+    visits: int = 0  # files a design-rule part looked at (`design_part`): what an edit costs, counted
 
     @classmethod
     def create(cls, symbols: SymbolTable, manifest: Manifest | None) -> Ctx:
@@ -197,6 +202,53 @@ class Ctx:
             outer.extend(self.diags)
             self.diags = outer
 
+    def design_part(
+        self, key: object, footprint: Callable[[SourceFile], object], check: Callable[[], None], *, rerun: bool = False
+    ) -> None:
+        """Run a design-rule part, or replay its last diagnostics when the edits since the last
+        analysis (`delta`) cannot change them: when every changed file's ``footprint`` (what
+        the part reads of a file, positions aside) is what it was, and no diagnostic of the
+        last result names a place in a changed file (positions there may have moved).
+        ``rerun`` forces a run (something the footprints do not show changed). Replaying
+        costs the changed files, not the design."""
+        hit = self.parts.get(key)
+        delta = self.delta
+        if hit is not None and delta is not None and not rerun:
+            changed = False
+            for path, new in delta.files.items():
+                self.visits += 1
+                if path in hit.touched or hit.prints.get(path, _GONE) != (footprint(new) if new is not None else _GONE):
+                    changed = True
+                    break
+            if not changed:
+                self.diags.extend(hit.diags)
+                self.reused.update(hit.children)
+                return
+        if hit is not None and delta is not None:  # the others' footprints are the same
+            prints = dict(hit.prints)
+            for path, new in delta.files.items():
+                self.visits += 1
+                if new is None:
+                    prints.pop(path, None)
+                else:
+                    prints[path] = footprint(new)
+        else:
+            prints = {}
+            for f in self.files:
+                self.visits += 1
+                prints[f.path] = footprint(f)
+        asked, self.reused = self.reused, set()
+        outer, self.diags = self.diags, []
+        try:
+            check()
+            found = tuple(self.diags)
+            self.parts[key] = Part(prints, found, _places(found), frozenset(self.reused))
+        finally:
+            outer.extend(self.diags)
+            self.diags = outer
+            asked |= self.reused
+            self.reused = asked
+
     def recall(self, key: object) -> tuple[bool, object]:
         """(found, value) of a memoised computation; a hit replays the names it looked up."""
         hit = self.memo.get(key)
@@ -252,8 +304,51 @@ class _CachingBuilder(HttpBuilder):
                 for lit in flat_args(dec):
                     pkg, _, name = literal_text(lit).rpartition(".")
                     extra.add(("T", pkg or package, name))
-        self.ctx.methods[id(method)] = (method, info, deps | extra)
+        looked_up = deps | extra
+        self.ctx.methods[id(method)] = (method, info, looked_up)
+        index = self.ctx.method_deps
+        for dep in looked_up:
+            ids = index.get(dep)
+            if ids is None:
+                index[dep] = {id(method)}
+            else:
+                ids.add(id(method))
         return info
+
+
+_GONE = object()  # the footprint of a file that is not in the design
+
+
+def _places(diags: Iterable[Diagnostic]) -> frozenset[str]:
+    """The files the diagnostics name a place in (their own, related ones', fixes')."""
+    out: set[str] = set()
+    for d in diags:
+        out.add(d.span.path)
+        out.update(r.span.path for r in d.related)
+        out.update(fx.span.path for fx in d.fixes)
+    return frozenset(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """A design-rule part's last result (`Ctx.design_part`): each file's footprint, the
+    diagnostics, the files they name places in, and the `reuse` keys asked meanwhile."""
+
+    prints: dict[str, object]
+    diags: tuple[Diagnostic, ...]
+    touched: frozenset[str]
+    children: frozenset[object]
+
+
+@dataclass
+class Delta:
+    """The files an analysis's edits changed since the session's last analysis: path -> the
+    file now (None: removed), whether any method's HTTP binding was built again, and the
+    packages those files were or are in."""
+
+    files: dict[str, SourceFile | None] = field(default_factory=dict)
+    http: bool = False
+    packages: set[str] = field(default_factory=set)  # the packages of the files, before and after
 
 
 def related(span: Span, message: str) -> tuple[Related, ...]:

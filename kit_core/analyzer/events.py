@@ -3,6 +3,8 @@ array of one, no bound fields in the payload, one wire identity per event."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from kit_core.analyzer.context import Ctx, related
 from kit_core.decorators import BINDINGS
 from kit_core.model import Decl, EventDecl, SourceFile
@@ -133,6 +135,16 @@ def _structs(shape: TypeShape) -> list[TypeShape]:
 
 
 def check_design(ctx: Ctx) -> None:
+    """Contracts are project-wide; replayed while no edit changed an event's contract."""
+    ctx.design_part(("events",), _events_print, partial(_contracts, ctx))
+
+
+def _events_print(f: SourceFile) -> object:
+    package = f.package or ""
+    return (package, tuple(contract_of(d, package) for d in f.declarations if type(d) is EventDecl))
+
+
+def _contracts(ctx: Ctx) -> None:
     seen: dict[str, tuple[str, EventDecl]] = {}
     for pkg_name in sorted(ctx.symbols.packages):
         for decl in ctx.symbols.packages[pkg_name].events.values():  # repeats: event/duplicate-name

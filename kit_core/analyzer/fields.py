@@ -103,6 +103,16 @@ _SHOWN_PATH = 16  # a longer way around a cycle is shown abbreviated (finding it
 
 
 def check_design(ctx: Ctx, files: list[SourceFile]) -> None:
+    """`mixin/cycle`, replayed while no edit changed which types mix which others in."""
+    ctx.design_part(("mixin cycles",), partial(_mixin_print, ctx), partial(_mixin_cycles, ctx, files))
+
+
+def _mixin_print(ctx: Ctx, f: SourceFile) -> object:
+    summary = ctx.summary(f)
+    return (f.package, summary.mixing, frozenset(named for _, _, named in summary.mixins))
+
+
+def _mixin_cycles(ctx: Ctx, files: list[SourceFile]) -> None:
     """`mixin/cycle` at every mixin that leads back to its own type: one pass over the graph
     of types that mix others in (its strongly connected components), however long the chain.
     The types come from each file's cached summary and the graph's edges decide the result:

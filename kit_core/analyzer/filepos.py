@@ -6,6 +6,7 @@ type. A well-placed file must be bound with `@form`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from kit_core.analyzer.context import Ctx, related
 from kit_core.analyzer.walk import RefSite, refs_of
@@ -29,7 +30,18 @@ def _is_file(ref: TypeRef) -> bool:
     return ref.package is None and ref.name == "file" and not ref.args
 
 
+_KEY = ("file position",)
+
+
 def check_design(ctx: Ctx, files: list[SourceFile]) -> None:
+    """Replayed while no file mentions `file` and no edit made one mention it; a design
+    that uses files runs it on every analysis (its carriers reach across the design)."""
+    last = ctx.parts.get(_KEY)
+    uses_files = last is not None and True in last.prints.values()
+    ctx.design_part(_KEY, lambda f: ctx.summary(f).mentions_file, partial(_check, ctx, files), rerun=uses_files)
+
+
+def _check(ctx: Ctx, files: list[SourceFile]) -> None:
     if not any(ctx.summary(f).mentions_file for f in files):
         return
     sites = [s for f in files for s in refs_of(f)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Sequence
+from functools import partial
 
 from kit_core.analyzer.context import Ctx, related
 from kit_core.model import Import, SourceFile
@@ -31,6 +32,12 @@ def _rel_dir(path: str, root: str) -> str:
 
 
 def check_design(ctx: Ctx, files: Sequence[SourceFile]) -> None:
+    """Replayed while no edit changed a file's imports, nor added or removed a file (the
+    folders the imports may name)."""
+    ctx.design_part(("imports",), lambda f: f.imports, partial(_check, ctx, files))
+
+
+def _check(ctx: Ctx, files: Sequence[SourceFile]) -> None:
     if not any(f.imports for f in files):
         return
     root = design_root(files, ctx.manifest.path if ctx.manifest else None)

@@ -123,14 +123,40 @@ def _decl_name(ctx: Ctx, decl: Decl) -> None:
 
 
 def check_design(ctx: Ctx) -> None:
+    """Duplicates and Go-name collisions, package by package; replayed while no edit
+    changed a name (see `Ctx.design_part`)."""
+    ctx.design_part(("names",), _names_print, partial(_packages, ctx))
+
+
+def _packages(ctx: Ctx) -> None:
     for pkg in ctx.symbols.packages.values():
         ctx.reuse(("names", pkg.name), tuple(pkg.files), partial(_package, ctx, pkg))
+
+
+def _names_print(f: SourceFile) -> object:
+    """What the names rules read of a file: its package and its declarations' kinds and
+    names, with what their Go names derive from."""
+    return (f.package, tuple(_decl_print(d) for d in f.declarations))
+
+
+def _decl_print(decl: Decl) -> object:
+    if isinstance(decl, ServiceDecl):
+        return (ServiceDecl, decl.name, decl.extend)
+    if isinstance(decl, ErrorDecl):
+        return (ErrorDecl, decl.name, bool(decl.members))
+    if isinstance(decl, EnumDecl):
+        return (EnumDecl, decl.name, tuple(v.name for v in decl.values))
+    return (type(decl), decl.name)
 
 
 def check_middlewares(ctx: Ctx) -> None:
     """Middleware names are project-wide: a design rule of its own (a partial analysis
     cannot decide it; see `kit_core.analyzer.partial`)."""
-    _middlewares(ctx)
+    ctx.design_part(("middleware names",), _middlewares_print, partial(_middlewares, ctx))
+
+
+def _middlewares_print(f: SourceFile) -> object:
+    return (f.package, tuple(d.name for d in f.declarations if type(d) is MiddlewareDecl))
 
 
 def _package(ctx: Ctx, pkg: Package) -> None:

@@ -22,6 +22,15 @@ _ONCE_PER_FIELD = frozenset(
 def check_design(ctx: Ctx) -> None:
     """Everything here reads the methods' infos only: while they are the same objects
     (no method, nor anything its bindings looked up, changed) the result is too."""
+    http = ctx.delta is None or ctx.delta.http
+    ctx.design_part(("routes",), _nothing, partial(_routes, ctx), rerun=http)
+
+
+def _nothing(_: object) -> None:
+    """The routes read no file, only the methods' infos (the session says when they change)."""
+
+
+def _routes(ctx: Ctx) -> None:
     ctx.reuse(("routes",), tuple(ctx.http.methods), partial(_check_methods, ctx))
 
 

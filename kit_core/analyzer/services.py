@@ -130,9 +130,19 @@ def _hint(ctx: Ctx, pkg: Package, name: str, what: str) -> tuple[str, str | None
 
 
 def check_design(ctx: Ctx) -> None:
-    """Reads the service blocks and the methods' infos: reused while they are the same."""
+    """Reads the service blocks and the methods' infos: replayed while no edit changed a
+    service or a method's binding (see `Ctx.design_part`)."""
+    http = ctx.delta is None or ctx.delta.http
+    ctx.design_part(("services",), _services_print, partial(_blocks, ctx), rerun=http)
+
+
+def _blocks(ctx: Ctx) -> None:
     blocks = tuple(b for pkg in ctx.symbols.packages.values() for bs in pkg.services.values() for b in bs)
     ctx.reuse(("services",), (*blocks, None, *ctx.http.methods), partial(_check_services, ctx))
+
+
+def _services_print(f: SourceFile) -> object:
+    return (f.package, tuple((d.name, d.extend) for d in f.declarations if type(d) is ServiceDecl))
 
 
 def _check_services(ctx: Ctx) -> None:

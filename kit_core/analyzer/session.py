@@ -31,7 +31,7 @@ from kit_core.analyzer import (
     types,
     validators,
 )
-from kit_core.analyzer.context import Ctx, DepKey
+from kit_core.analyzer.context import Ctx, Delta, DepKey, Part
 from kit_core.analyzer.summary import FileSummary
 from kit_core.diagnostics import Diagnostic, make
 from kit_core.diagnostics.diagnostic import identity
@@ -288,51 +288,95 @@ class Analyzer:
         self._summaries: dict[str, tuple[SourceFile, FileSummary]] = {}
         self._methods: dict[int, tuple[Method, MethodInfo, frozenset[DepKey]]] = {}
         self._reusable: dict[object, tuple[tuple[object, ...], tuple[Diagnostic, ...]]] = {}
+        self._parts: dict[object, Part] = {}
+        self._delta: Delta | None = None  # the edits since the last analysis (None: not known, all)
+        self._sorted: list[str] = []  # the files' paths in order (`files`)
+        self._by_package: dict[str | None, dict[str, SourceFile]] = {}  # package -> its files by path
+        self._ordered: tuple[SourceFile, ...] | None = None
+        self._looked_up: dict[DepKey, set[str]] = {}  # name -> files whose cached results looked it up
+        self._method_deps: dict[DepKey, set[int]] = {}  # name -> methods whose cached info looked it up
+        self.visits = 0  # files the design rules' parts looked at in the last analysis (tests count it)
         self._last: Analysis | None = None
         self.recorded: set[DepKey] | None = None  # set it to collect every name the file rules look up
 
     @property
     def files(self) -> tuple[SourceFile, ...]:
-        return tuple(self._files[p] for p in sorted(self._files))
+        if self._ordered is None:
+            if len(self._sorted) != len(self._files):
+                self._sorted = sorted(self._files)
+            self._ordered = tuple(map(self._files.__getitem__, self._sorted))
+        return self._ordered
+
+    def _set_files(self, files: Iterable[SourceFile]) -> None:
+        self._files = {f.path: f for f in files}
+        self._sorted, self._ordered = [], None
+        self._by_package = {}
+        for f in self._files.values():
+            self._by_package.setdefault(f.package, {})[f.path] = f
 
     def update_all(self, files: Iterable[SourceFile]) -> Analysis:
-        self._files = {f.path: f for f in files}
-        self._results.clear()
+        self._set_files(files)
+        self._forget_all()
         self._fingerprints.clear()
-        self._methods.clear()
-        self._reusable.clear()
         return self._analyze()
 
+    def _forget_all(self) -> None:
+        """Drop every cached result: the next analysis runs every rule."""
+        self._results.clear()
+        self._looked_up.clear()
+        self._methods.clear()
+        self._method_deps.clear()
+        self._reusable.clear()
+        self._parts.clear()
+        self._delta = None
+
+    def _replace(self, path: str, file: SourceFile | None) -> bool:
+        """Put ``file`` at ``path`` (None: remove it), keeping the order when the path stays;
+        whether a package appeared or went away."""
+        old = self._files.get(path)
+        involved = {f.package for f in (old, file) if f is not None}
+        existed = {p: p in self._by_package for p in involved}
+        if old is not None:
+            members = self._by_package[old.package]
+            del members[path]
+            if not members:
+                del self._by_package[old.package]
+        if file is None:
+            self._files.pop(path, None)
+            self._sorted = []
+        else:
+            if path not in self._files:
+                self._sorted = []
+            self._files[path] = file
+            self._by_package.setdefault(file.package, {})[path] = file
+        self._ordered = None
+        return any((p in self._by_package) != was for p, was in existed.items())
+
     def update(self, file: SourceFile) -> Analysis:
-        before = self._packages()
         old = self._files.get(file.path)
         if old is not None and old is not file:
             retire(old)
-        self._files[file.path] = file
-        self._invalidate(old, file, before != self._packages())
+        packages_changed = self._replace(file.path, file)
+        self._invalidate(old, file, packages_changed)
         return self._analyze()
 
     def update_many(self, changed: Iterable[SourceFile] = (), removed: Iterable[str] = ()) -> Analysis:
         """Several edits (changed or added files, removed paths) followed by one analysis."""
         for path in removed:
-            before = self._packages()
-            old = self._files.pop(path, None)
+            old = self._files.get(path)
             if old is not None:
-                self._invalidate(old, None, before != self._packages())
+                self._invalidate(old, None, self._replace(path, None))
         for file in changed:
-            before = self._packages()
             prev = self._files.get(file.path)
             if prev is file:
                 continue
-            self._files[file.path] = file
-            self._invalidate(prev, file, before != self._packages())
+            self._invalidate(prev, file, self._replace(file.path, file))
         return self._analyze()
 
     def remove(self, path: str) -> Analysis:
-        before = self._packages()
-        old = self._files.pop(path, None)
+        old = self._files.get(path)
         if old is not None:
-            self._invalidate(old, None, before != self._packages())
+            self._invalidate(old, None, self._replace(path, None))
         return self._analyze()
 
     def _prints(self, file: SourceFile) -> tuple[DeclKeys, list[object] | None]:
@@ -347,9 +391,6 @@ class Analyzer:
             retire(kept.pop(0))
         return prints
 
-    def _packages(self) -> set[str | None]:
-        return {f.package for f in self._files.values()}
-
     def analysis(self) -> Analysis:
         return self._last if self._last is not None else self._analyze()
 
@@ -362,15 +403,19 @@ class Analyzer:
         text (or appeared, or went away); results naming places outside their own
         declaration are never kept, so a declaration that only moved changes nothing
         for others. Method infos hold places of other declarations: they are dropped
-        when one of those moved too."""
+        when one of those moved too. The edit is added to the session's `Delta` (what the
+        design rules compare to replay their last result)."""
         if new is None:
             self._results.pop(old.path, None)  # type: ignore[union-attr]
         moved = old is not None and new is not None and old.package != new.package
         if packages_changed or moved:  # references anywhere may resolve differently
-            self._results.clear()
-            self._methods.clear()
-            self._reusable.clear()
+            self._forget_all()
             return
+        delta = self._delta
+        if delta is not None:
+            delta.files[(new or old).path] = new  # type: ignore[union-attr]
+            delta.packages.update(f.package for f in (old, new) if f is not None and f.package is not None)
+            delta.http = delta.http or _has_service(old) or _has_service(new)
         before = self._prints(old)[0] if old is not None else set()
         after = self._prints(new)[0] if new is not None else set()
         if new is None:
@@ -382,10 +427,30 @@ class Analyzer:
         names = {k for k, _, _ in before} ^ {k for k, _, _ in after}
         changed |= {_names_key(k) for k in names}
         if changed:
-            for results in self._results.values():
-                _drop(results, changed)
-        for key in [k for k, (_, _, deps) in self._methods.items() if not deps.isdisjoint(moved_or_changed)]:
-            del self._methods[key]
+            paths: set[str] = set()
+            for key in changed:
+                paths.update(self._looked_up.get(key, ()))
+            for path in paths:
+                results = self._results.get(path)
+                if results is not None:
+                    _drop(results, changed)
+        ids: set[int] = set()
+        for key in moved_or_changed:
+            ids.update(self._method_deps.get(key, ()))
+        for method_id in ids:
+            hit = self._methods.get(method_id)
+            if hit is not None and not hit[2].isdisjoint(moved_or_changed):
+                self._forget_method(method_id)
+
+    def _forget_method(self, key: int) -> None:
+        """Drop a method's cached info (and its entries in the index of what it looked up)."""
+        _, _, deps = self._methods.pop(key)
+        for dep in deps:
+            ids = self._method_deps.get(dep)
+            if ids is not None:
+                ids.discard(key)
+        if self._delta is not None:
+            self._delta.http = True
 
     def _analyze(self) -> Analysis:
         """One pass over the design. The cyclic garbage collector is paused meanwhile: the
@@ -398,20 +463,32 @@ class Analyzer:
         files = self.files
         symbols = self._symbols(files)
         ctx = self._ctx(symbols)
+        ctx.delta = delta = self._delta
+        last = self._last
+        if delta is not None and not delta.http and last is not None:
+            ctx.__dict__["http"] = last.http  # no method, nor anything its binding looked up, changed
         out: list[Diagnostic] = []
+        results = self._results
         for f in files:
-            out.extend(self._file(ctx, f))
+            done = results.get(f.path)
+            if done is not None and done.file is f and done.result is not None:
+                out.extend(done.result)  # `_file`'s answer, without the call (this runs per file per edit)
+            else:
+                out.extend(self._file(ctx, f))
         design, by_rule = self._design_rules(ctx, files)
         found = _finished([*out, *design], files)
         http = ctx.http
-        live = {id(m.method) for m in http.methods}
-        for key in [k for k in self._methods if k not in live]:
-            del self._methods[key]
+        if last is None or http is not last.http:
+            live = {id(m.method) for m in http.methods}
+            for key in [k for k in self._methods if k not in live]:
+                self._forget_method(key)
         for stale in self._reusable.keys() - ctx.reused:  # keyed by a method that is gone (a leak otherwise)
             del self._reusable[stale]
-        if self._last is not None:
-            retire(self._last)
+        if last is not None:
+            retire(last)
         self._last = Analysis(found, symbols, ctx.index, http, files, self._manifest, by_rule)
+        self._delta = Delta()
+        self.visits = ctx.visits
         return self._last
 
     def split_all(self, files: Iterable[SourceFile]) -> Split:
@@ -421,7 +498,8 @@ class Analyzer:
         (`kit gen` runs them in a forked process while this one builds the rest and
         renders). For a one-shot run: the session keeps nothing for a later update (a fresh
         session: `analyze_split`)."""
-        self._files = {f.path: f for f in files}
+        self._set_files(files)
+        self._delta = None
         files = self.files
         with paused_gc():
             ctx = self._ctx(self._symbols(files))
@@ -443,6 +521,8 @@ class Analyzer:
         ctx.summaries = self._summaries
         ctx.methods = self._methods
         ctx.reusable = self._reusable
+        ctx.parts = self._parts
+        ctx.method_deps = self._method_deps
         return ctx
 
     def _design_rules(
@@ -451,6 +531,7 @@ class Analyzer:
         """The design-wide rules' diagnostics, and what each rule reported (they run after
         the file rules)."""
         ctx.diags = []
+        ctx.files = files
         design: list[SourceFile] = list(files)
         by_rule: dict[str, tuple[Diagnostic, ...]] = {}
         for name, rule in DESIGN_RULES:
@@ -461,12 +542,20 @@ class Analyzer:
         return out, by_rule
 
     def _symbols(self, files: tuple[SourceFile, ...]) -> SymbolTable:
-        """The symbol table, reusing the packages whose files did not change."""
+        """The symbol table, reusing the packages whose files did not change: after edits
+        (`Delta`), only the edited files' packages are built again, in their place."""
+        last, delta = self._last, self._delta
+        if last is not None and delta is not None:  # the set of packages is the same (else no delta)
+            table = SymbolTable(dict(last.symbols.packages))
+            for name in delta.packages:
+                members = self._by_package[name]
+                table.packages[name] = SymbolTable.build([members[p] for p in sorted(members)]).packages[name]
+            return table
         grouped: dict[str, list[SourceFile]] = {}
         for f in files:
             if f.package is not None:
                 grouped.setdefault(f.package, []).append(f)
-        previous = self._last.symbols.packages if self._last is not None else {}
+        previous = last.symbols.packages if last is not None else {}
         table = SymbolTable()
         for name, pkg_files in grouped.items():
             old = previous.get(name)
@@ -494,6 +583,7 @@ class Analyzer:
             entry = _run_header(ctx, f)
             if self.recorded is not None:
                 self.recorded |= entry.deps
+            self._index(entry, f.path)
             if _located_inside(entry.diagnostics, f.path, 0, 1 << 62):
                 results.header = entry
             else:
@@ -508,6 +598,7 @@ class Analyzer:
                 cached = _run_decl(ctx, f, decl)
                 if self.recorded is not None:
                     self.recorded |= cached.deps
+                self._index(cached, f.path)
                 if _located_inside(cached.diagnostics, f.path, decl.span.start_byte, decl.span.end_byte):
                     entries[i] = cached
                 else:
@@ -516,6 +607,20 @@ class Analyzer:
         result = tuple(out)
         results.result = result if complete else None
         return result
+
+    def _index(self, entry: _Entry, path: str) -> None:
+        """Note that ``path``'s cached results looked up ``entry.deps`` (see `_invalidate`)."""
+        looked_up = self._looked_up
+        for dep in entry.deps:
+            paths = looked_up.get(dep)
+            if paths is None:
+                looked_up[dep] = {path}
+            else:
+                paths.add(path)
+
+
+def _has_service(file: SourceFile | None) -> bool:
+    return file is not None and any(type(d) is ServiceDecl for d in file.declarations)
 
 
 def _drop(results: _FileResults, changed: set[DepKey]) -> None:
@@ -600,7 +705,8 @@ def _finished(diags: list[Diagnostic], files: Sequence[SourceFile]) -> tuple[Dia
     """Rule diagnostics, less the cascades, with the parse errors, sorted."""
     out = _without_cascades(diags, files)
     for f in files:
-        out.extend(d for d in f.parse_diagnostics if isinstance(d, Diagnostic))
+        if f.parse_diagnostics:
+            out.extend(d for d in f.parse_diagnostics if isinstance(d, Diagnostic))
     return _sorted(out)
 
 

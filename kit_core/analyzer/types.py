@@ -220,8 +220,11 @@ def _mentions(ref: TypeRef, params: set[str]) -> bool:
 def check_design(ctx: Ctx) -> None:
     """Package cycles read each file's cross-package references and which packages exist
     (the session forgets reused results when the set of packages changes)."""
-    pins = tuple(ctx.summary(f).edges or None for pkg in ctx.symbols.packages.values() for f in pkg.files)
-    ctx.reuse(("package cycles",), pins, partial(_cycles_check, ctx))
+    ctx.design_part(("package cycles",), partial(_edges_print, ctx), partial(_cycles_check, ctx))
+
+
+def _edges_print(ctx: Ctx, f: SourceFile) -> object:
+    return (f.package, tuple(ctx.summary(f).edges))
 
 
 def _cycles_check(ctx: Ctx) -> None:

@@ -33,6 +33,7 @@ class Protos:
         # compile reuses (its unchanged protos are not parsed again)
         self._good: tuple[tuple[object, ...], Any] | None = None
         self._listed: tuple[float, list[str]] | None = None
+        self.watched = False  # file events come for every change on disk: no walk by age
         self.outlines: Any = {}  # import name -> last good outline (kit_core.proto.outline.Outlines)
 
     def forget_listing(self) -> None:
@@ -40,7 +41,7 @@ class Protos:
 
     def _names(self) -> list[str]:
         now = time.monotonic()
-        if self._listed is None or now - self._listed[0] > LISTING_TTL:
+        if self._listed is None or (not self.watched and now - self._listed[0] > LISTING_TTL):
             # deferred: proto support (protobuf) loads only for a design with protos
             from kit_core.proto import design_protos
 

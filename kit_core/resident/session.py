@@ -128,8 +128,10 @@ class DesignSession:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.disk = DiskFiles(self.WALK_TTL)
+        self._watched = False
         self._paths: set[str] | None = None
         self._walked = 0.0
+        self._on_disk: tuple[set[str], dict[str, SourceFile | None]] | None = None  # a listing's files
         self._analyzer: Analyzer | None = None
         self._manifest: Manifest | None = None
         self._manifest_text: tuple[str, Manifest, list[Diagnostic]] | None = None
@@ -153,31 +155,50 @@ class DesignSession:
         snap.protos, snap.proto_outlines = compiled, self.protos.outlines
         return snap
 
+    @property
+    def watched(self) -> bool:
+        """Whether file events come for every change on disk (`forget_listing`): the
+        listings are then trusted until one comes, not walked again by age."""
+        return self._watched
+
+    @watched.setter
+    def watched(self, value: bool) -> None:
+        self._watched = self.protos.watched = value
+
     def forget_listing(self) -> None:
         """Files were created, changed or deleted: list and check them again next time."""
         self._paths = None
+        self._on_disk = None
         self.disk.forget_checks()
         self.protos.forget_listing()
 
     def _listing(self) -> set[str]:
+        """The design's files on disk: walked again after a file event (`forget_listing`), and
+        after `WALK_TTL` when no file events come (a client that does not watch files)."""
         now = time.monotonic()
-        if self._paths is None or now - self._walked > self.WALK_TTL:
+        if self._paths is None or (not self.watched and now - self._walked > self.WALK_TTL):
             self._paths, self._walked = {str(p) for p in program.design_files(self.root)}, now
         return self._paths
 
     def _files(self, open_docs: Mapping[str, Buffer]) -> tuple[dict[str, SourceFile], dict[str, int | None]]:
-        """The design's files (open buffers over disk) and the version of each open buffer read."""
-        paths = set(self._listing())
-        paths |= {p for p, d in open_docs.items() if d.kind == "kit"}
-        files: dict[str, SourceFile] = {}
+        """The design's files (open buffers over disk) and the version of each open buffer read.
+        While file events come (`watched`), the files read from disk are those of the last
+        call until an event: a keystroke then costs the open buffers, not the design."""
+        listing = self._listing()
+        docs = {p: d for p, d in open_docs.items() if d.kind == "kit"}
+        kept = self._on_disk
+        if not (self.watched and kept is not None and kept[0] is listing and kept[1].keys() >= docs.keys()):
+            # in order of path, as features list them; an open buffer's place is held (None)
+            # so that its text takes it without sorting again
+            disk: dict[str, SourceFile | None] = {}
+            for path in sorted(listing | docs.keys()):
+                disk[path] = None if path in docs else self.disk.get(path)
+            kept = self._on_disk = (listing, disk)
+        files = dict(kept[1])
         versions: dict[str, int | None] = {}
-        for path in sorted(paths):
-            doc = open_docs.get(path)
-            if doc is not None:
-                files[path], versions[path] = doc.parsed_version()
-            elif (parsed := self.disk.get(path)) is not None:
-                files[path] = parsed
-        return files, versions
+        for path, doc in docs.items():
+            files[path], versions[path] = doc.parsed_version()
+        return {p: f for p, f in files.items() if f is not None}, versions
 
     def _update(self, manifest: Manifest, files: dict[str, SourceFile]) -> Analysis:
         if self._analyzer is None or manifest != self._manifest:

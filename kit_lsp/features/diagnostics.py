@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from kit_core import gcpause
 from kit_core.diagnostics import Diagnostic
 from kit_core.resident.session import Snapshot
-from kit_lsp.documents import Document
+from kit_lsp.documents import Document, path_of
 from kit_lsp.startup.lspjson import TextOf, diagnostic_json, publish_params, uri_of
 
 if TYPE_CHECKING:
@@ -54,6 +54,7 @@ class Diagnostics:
         self._by_source: dict[str, dict[str, list[Json]]] = {}
         self._last: dict[str, tuple[int | None, tuple[Diagnostic, ...]]] = {}  # uri -> what was published
         self._shown: dict[str, set[str]] = {}  # key -> paths whose published list is not empty
+        self._forced: set[str] = set()  # paths whose next list is published even if unchanged
 
     # ------------------------------------------------------------------ scheduling
 
@@ -141,9 +142,10 @@ class Diagnostics:
             by_path.setdefault(d.span.path, []).append(d)
         open_docs = {d.path: d for d in state.docs_for(snap.key)}
         shown = self._shown.setdefault(snap.key, set())
-        paths = by_path.keys() | shown | open_docs.keys()
-        if snap.root is not None:
-            paths |= snap.files.keys()
+        # a closed file with nothing to show, before and now, has nothing to publish: only
+        # these are looked at (a keystroke costs the files whose lists change, not the design)
+        paths = by_path.keys() | shown | open_docs.keys() | (self._forced & snap.files.keys())
+        self._forced -= paths
         edited = self._edited.get(snap.key)
 
         def order(path: str) -> tuple[bool, bool, str]:
@@ -183,6 +185,7 @@ class Diagnostics:
         """Publish the next analysis's list for ``uri`` even if it looks the same (a closed
         buffer: the list now belongs to the file on disk, unversioned)."""
         self._last[uri] = (-1, ())  # no version is -1: the next list differs
+        self._forced.add(path_of(uri))
 
     def show_first_look(self, uri: str, version: int | None, diags: list[Json]) -> None:
         """The first look's list for ``uri``, shown as the analyzer's until its own comes."""

@@ -144,3 +144,5 @@ async def _register_watchers(ls: KitLanguageServer) -> None:
         await ls.client_register_capability_async(lsp.RegistrationParams(registrations=[registration]))
     except Exception as exc:
         log.info("file watcher registration failed: %s", exc)
+        return
+    ls.state.watch()

@@ -27,6 +27,37 @@ SOURCE = "stubs"
 DELAY_S = 0.3
 
 
+class Memo:
+    """What the last computation of each design read: the stubs a design expects follow from
+    its methods, manifest, protos and Go module, so while the snapshot holds the same objects
+    (the analyzer keeps its HTTP model while no method's binding changes) nothing changed and
+    the stubs are not rendered again: a keystroke elsewhere costs nothing here. Forgotten
+    when a Go file changes or a generation wrote stubs (`DesignJob.refresh_all`)."""
+
+    def __init__(self) -> None:
+        self._read: dict[str, tuple[object, ...]] = {}
+
+    def forget(self) -> None:
+        self._read.clear()
+
+    def compute(self, snap: Snapshot) -> dict[str, list[Diagnostic]] | None:
+        if snap.root is None or snap.analysis is None or snap.analysis.has_errors:
+            return None  # the design must be sound for the generated signatures to mean anything
+        try:
+            module = program.find_go_module(snap.root.parent)[1]
+        except program.DesignError:
+            module = None
+        same = (snap.analysis.http, snap.manifest, snap.protos)  # compared by identity: large values
+        equal = (module, tuple(sorted(snap_renames(snap).items())))
+        read = (*same, equal)
+        last = self._read.get(snap.key)
+        if last is not None and all(a is b for a, b in zip(last[:3], same, strict=True)) and last[3] == equal:
+            return None  # leave what is published
+        found = compute(snap)
+        self._read[snap.key] = read
+        return found
+
+
 def compute(snap: Snapshot) -> dict[str, list[Diagnostic]] | None:
 
     if snap.root is None or snap.analysis is None or snap.analysis.has_errors:
@@ -104,5 +135,6 @@ def remember_stub_renames(view: View, node: object, new: str) -> None:
 
 
 def register(server: KitLanguageServer) -> None:
-    server.stub_drift = DesignJob(server, SOURCE, compute, DELAY_S)
+    memo = Memo()
+    server.stub_drift = DesignJob(server, SOURCE, memo.compute, DELAY_S, memo.forget)
     server.analysis_listeners.append(server.stub_drift.on_snapshot)

@@ -27,6 +27,7 @@ class RawClient:
         self.inbox: queue.Queue[tuple[float, dict[str, Any]]] = queue.Queue()
         self.received: list[dict[str, Any]] = []  # every message, in order
         self._next = 0
+        self._writing = threading.Lock()  # the reader answers the server's requests too
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
@@ -39,6 +40,8 @@ class RawClient:
                 return
             if isinstance(body, bytes):
                 message = json.loads(body)
+                if message.get("method") == "client/registerCapability" and "id" in message:
+                    self.send({"id": message["id"], "result": None})  # as an editor does
                 self.received.append(message)
                 self.inbox.put((time.perf_counter(), message))
 
@@ -49,9 +52,10 @@ class RawClient:
         """Raw bytes, framed or not."""
         stdin = self.proc.stdin
         assert stdin is not None
-        sent = time.perf_counter()
-        stdin.write(data)
-        stdin.flush()
+        with self._writing:
+            sent = time.perf_counter()
+            stdin.write(data)
+            stdin.flush()
         return sent
 
     def request(self, method: str, params: Any) -> int:
@@ -73,14 +77,19 @@ class RawClient:
             if match(msg):
                 return at, msg
 
-    def initialize(self, root: Path, options: Any = None) -> float:
-        """Send `initialize` at once; returns ms from spawn to its answer."""
+    def initialize(self, root: Path, options: Any = None, watches: bool = False) -> float:
+        """Send `initialize` at once; returns ms from spawn to its answer. ``watches``: the
+        client offers to watch files (as VS Code and Neovim do; the server registers its
+        watchers and trusts file events instead of walking the design again)."""
+        capabilities: dict[str, Any] = {"textDocument": {"rename": {"prepareSupport": True}}}
+        if watches:
+            capabilities["workspace"] = {"didChangeWatchedFiles": {"dynamicRegistration": True}}
         msg_id = self.request(
             "initialize",
             {
                 "processId": None,
                 "rootUri": root.as_uri(),
-                "capabilities": {"textDocument": {"rename": {"prepareSupport": True}}},
+                "capabilities": capabilities,
                 "initializationOptions": options,
             },
         )
