@@ -8,8 +8,10 @@ when there is none yet or when the document changed since.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from lsprotocol import types as lsp
@@ -65,6 +67,8 @@ class State:
         self._sessions: dict[Path, DesignSession] = {}
         self._snapshots: dict[str, Snapshot] = {}
         self._lock = threading.RLock()
+        # told (any thread) when a design's protos compiled in the background: set by the diagnostics
+        self.protos_ready: Callable[[str], None] | None = None
 
     # ------------------------------------------------------------------ keys
 
@@ -92,6 +96,7 @@ class State:
                 session = self._sessions.get(path)
                 if session is None:
                     session = self._sessions[path] = DesignSession(path)
+                    session.protos.on_ready = partial(self._protos_ready, key)
                 snap = session.analyze(open_docs)
             else:
                 doc = self.docs.by_path(key)
@@ -103,6 +108,11 @@ class State:
                 gcpause.retire(old)  # see `release`
             self._snapshots[key] = snap
             return snap
+
+    def _protos_ready(self, key: str) -> None:
+        """A full proto compile behind a first look ended (on its own thread): analyse again."""
+        if self.protos_ready is not None:
+            self.protos_ready(key)
 
     def release(self) -> None:
         """Free what analyses replaced (previous models and snapshots), once their results

@@ -53,7 +53,7 @@ BUF = HERE / "bin" / "buf"
 KIT_COMPILE = """
 import sys
 from pathlib import Path
-from kit_core.manifest import load_manifest
+from kit_core.manifest_reader import load_manifest
 from kit_core.proto import compile_design
 root = Path(sys.argv[1])
 manifest, _ = load_manifest(root / "kit.design.yaml")

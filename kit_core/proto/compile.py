@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from threading import Event
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -42,6 +43,7 @@ _LOCK = threading.Lock()
 # (kit-lsp, the resident kit) inputs larger than this run in a child protoc; a one-off
 # `kit gen` runs protoc in-process (a child would cost an interpreter start).
 ISOLATE_BYTES = 1_000_000
+CANCEL_POLL_S = 0.05  # how often a child protoc's waiter looks whether it is still wanted
 
 
 @cache
@@ -75,13 +77,18 @@ def compile_protos(
     texts: Mapping[str, str] | None = None,
     known: Sequence[descriptor_pb2.FileDescriptorProto] = (),
     isolate: bool = False,
+    quick: bool = False,
+    cancel: Event | None = None,
 ) -> Compiled:
     """Compile ``names``; never raises on bad input (problems are messages). ``known`` must
     not hold ``names`` nor anything that imports them, and must hold every other file of
     the first root that ``names`` import: protoc reads a file from an import root before it
     looks in `--descriptor_set_in`, so the first root is not given to protoc (``names`` are
     read from it, or taken from ``texts``). ``isolate``: a long-lived process asks for a
-    large input to be compiled in a child protoc."""
+    large input to be compiled in a child protoc, which ``cancel`` being set ends
+    (`Cancelled` is raised). ``quick``: only protoc's own messages about ``names`` are
+    wanted (no files, no source info, no second look at the files after the first that
+    failed)."""
     if not names:
         return Compiled()
     # deferred: a design without protos never loads protoc or protobuf (~15 ms)
@@ -93,7 +100,7 @@ def compile_protos(
             path.insert(0, _overlay(Path(tmp) / "buffers", texts))
         given, subset, pb = path, list(known), Path(tmp) / "known.pb"
         out = Path(tmp) / "set.pb"
-        args = [f"--descriptor_set_out={out}", "--include_source_info"]
+        args = [f"--descriptor_set_out={out}"] if quick else [f"--descriptor_set_out={out}", "--include_source_info"]
         if known:
             # only ``names`` come out (the caller has the rest), and protoc is given only the
             # known files they import, directly or not: the import statements of their texts
@@ -103,15 +110,17 @@ def compile_protos(
             subset = _imported(known, fresh.values())
             pb.write_bytes(descriptor_pb2.FileDescriptorSet(file=subset).SerializeToString())
             args.append(f"--descriptor_set_in={pb}")
-        else:
+        elif not quick:
             args.append("--include_imports")
         args = [*(f"-I{p}" for p in given), *args, *names]
         isolate = isolate and _input_bytes(given, names) > ISOLATE_BYTES
-        rc, lines = _run(args, isolate)
+        rc, lines = _run(args, isolate, cancel)
         if known and rc != 0 and len(subset) < len(known) and _missed(lines, known):
             pb.write_bytes(descriptor_pb2.FileDescriptorSet(file=known).SerializeToString())
-            rc, lines = _run(args, isolate)
+            rc, lines = _run(args, isolate, cancel)
         result = Compiled(messages=_parse_lines(lines, given))
+        if quick:
+            return result
         if rc == 0 and out.is_file():
             result.files = list(descriptor_pb2.FileDescriptorSet.FromString(out.read_bytes()).file)
             return result
@@ -126,17 +135,39 @@ def compile_protos(
         return result
 
 
-def _run(args: list[str], isolate: bool) -> tuple[int, list[str]]:
+class Cancelled(Exception):
+    """A child protoc was ended: its compile was no longer wanted."""
+
+
+def _run(args: list[str], isolate: bool, cancel: Event | None = None) -> tuple[int, list[str]]:
     """protoc's exit code and the lines it wrote to standard error."""
     if isolate:
-        done = subprocess.run([sys.executable, "-m", "grpc_tools.protoc", *args], capture_output=True, check=False)
-        return done.returncode, done.stderr.decode("utf-8", errors="replace").splitlines()
+        return _run_child(args, cancel)
     # deferred: protoc loads only for a design with protos
     from grpc_tools import _protoc_compiler
 
     with _LOCK, _captured_stderr() as lines:
         rc = _protoc_compiler.run_main([a.encode() for a in ["protoc", *args]])
     return rc, lines
+
+
+def _run_child(args: list[str], cancel: Event | None) -> tuple[int, list[str]]:
+    """protoc in a child process, ended as soon as ``cancel`` is set."""
+    with tempfile.TemporaryFile() as err:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "grpc_tools.protoc", *args], stdout=subprocess.DEVNULL, stderr=err
+        )
+        while True:
+            try:
+                rc = child.wait(timeout=CANCEL_POLL_S if cancel is not None else None)
+                break
+            except subprocess.TimeoutExpired:
+                if cancel is not None and cancel.is_set():
+                    child.kill()
+                    child.wait()
+                    raise Cancelled() from None
+        err.seek(0)
+        return rc, err.read().decode("utf-8", errors="replace").splitlines()
 
 
 _IMPORT = re.compile(r'^\s*import\s+(?:public\s+|weak\s+)?"([^"]+)"', re.MULTILINE)

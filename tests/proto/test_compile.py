@@ -179,13 +179,13 @@ def test_a_large_input_compiles_in_a_child_protoc_with_the_same_messages(tmp_pat
     )
     monkeypatch.setattr(compile_mod, "ISOLATE_BYTES", 0)
     calls: list[list[str]] = []
-    real_run = compile_mod.subprocess.run
+    real_popen = compile_mod.subprocess.Popen
 
     def spy(args: list[str], **kw: object) -> object:
         calls.append(args)
-        return real_run(args, **kw)  # type: ignore[call-overload]
+        return real_popen(args, **kw)  # type: ignore[call-overload]
 
-    monkeypatch.setattr(compile_mod.subprocess, "run", spy)
+    monkeypatch.setattr(compile_mod.subprocess, "Popen", spy)
     in_process = compile_dir(design)
     assert not calls  # a one-off run compiles in-process, whatever the size
     manifest, _ = load_manifest(design / "kit.design.yaml")
