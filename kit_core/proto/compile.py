@@ -31,7 +31,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 from threading import Event
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from google.protobuf import descriptor_pb2
@@ -43,6 +43,9 @@ _LOCK = threading.Lock()
 # (kit-lsp, the resident kit) inputs larger than this run in a child protoc; a one-off
 # `kit gen` runs protoc in-process (a child would cost an interpreter start).
 ISOLATE_BYTES = 1_000_000
+# A one-off compile of more than this, of several protos, runs as two halves side by side
+# (one in a child protoc) when the machine has two cores: buf's compiler uses both.
+SPLIT_BYTES = 1_000_000
 CANCEL_POLL_S = 0.05  # how often a child protoc's waiter looks whether it is still wanted
 
 
@@ -112,8 +115,13 @@ def compile_protos(
             args.append(f"--descriptor_set_in={pb}")
         elif not quick:
             args.append("--include_imports")
+        size = _input_bytes(given, names)
+        isolate = isolate and size > ISOLATE_BYTES
+        if not known and size > SPLIT_BYTES and len(names) > 1 and _cores() > 1:
+            halves = _compile_halves(Path(tmp), [f"-I{p}" for p in given], args[1:], names, isolate, cancel, quick)
+            if halves is not None:
+                return halves
         args = [*(f"-I{p}" for p in given), *args, *names]
-        isolate = isolate and _input_bytes(given, names) > ISOLATE_BYTES
         rc, lines = _run(args, isolate, cancel)
         if known and rc != 0 and len(subset) < len(known) and _missed(lines, known):
             pb.write_bytes(descriptor_pb2.FileDescriptorSet(file=known).SerializeToString())
@@ -133,6 +141,90 @@ def compile_protos(
         if not any(not m.warning for m in result.messages):
             result.messages.append(Message(names[0], -1, -1, "protoc failed without a message"))
         return result
+
+
+def _compile_halves(
+    tmp: Path,
+    includes: list[str],
+    flags: list[str],
+    names: Sequence[str],
+    isolate: bool,
+    cancel: Event | None,
+    quick: bool,
+) -> Compiled | None:
+    """``names`` compiled as two halves side by side (one in a child protoc; the other here
+    too unless ``isolate``), each with the imports it needs: the serial compile's files in
+    its order and its messages, or None when a half failed (the serial compile then says
+    what protoc says of the whole; ``quick`` wants only the halves' messages, whatever
+    they are). The halves are contiguous runs of the sorted names, so that a package's
+    protos, which import each other, stay together."""
+    from google.protobuf import descriptor_pb2
+
+    halves = _halve(includes, names)
+    outs = [tmp / "half0.pb", tmp / "half1.pb"]
+    runs = [[*includes, f"--descriptor_set_out={out}", *flags, *half] for out, half in zip(outs, halves, strict=True)]
+    second: list[tuple[int, list[str]]] = []
+    worker = threading.Thread(target=lambda: second.append(_run(runs[1], True, cancel)), name="kit-protoc-half")
+    worker.start()
+    try:
+        first = _run(runs[0], isolate, cancel)
+    finally:
+        worker.join()
+    if not second:
+        return None
+    lines = first[1] + second[0][1]
+    paths = [Path(i[2:]) for i in includes]
+    if quick:
+        return Compiled(messages=_parse_lines(lines, paths))
+    if first[0] != 0 or second[0][0] != 0:
+        return None
+    by_name: dict[str, Any] = {}
+    for out in outs:
+        by_name.update((f.name, f) for f in descriptor_pb2.FileDescriptorSet.FromString(out.read_bytes()).file)
+    files = in_protoc_order(names, by_name)
+    order = {f.name: i for i, f in enumerate(files)}
+    messages = _parse_lines(lines, paths)
+    messages.sort(key=lambda m: order.get(m.name, len(order)))  # stable: protoc's order per file
+    return Compiled(files, messages)
+
+
+def _halve(includes: list[str], names: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Two runs of ``names`` (sorted) of about equal size on disk."""
+    ordered = sorted(names)
+    sizes = [_input_bytes([Path(i[2:]) for i in includes], [n]) for n in ordered]
+    total, acc = sum(sizes), 0
+    for cut, size in enumerate(sizes):
+        if acc + size / 2 >= total / 2 and cut > 0:
+            return ordered[:cut], ordered[cut:]
+        acc += size
+    return ordered[:-1], ordered[-1:]
+
+
+def in_protoc_order(names: Iterable[str], by_name: Mapping[str, descriptor_pb2.FileDescriptorProto]) -> list[Any]:
+    """The files protoc writes when it compiles ``names`` at once, in its order: each name
+    after its imports, depth first, in the order they are imported."""
+    out: list[Any] = []
+    done: set[str] = set()
+
+    def visit(name: str) -> None:
+        if name in done or name not in by_name:
+            return
+        done.add(name)
+        for dep in by_name[name].dependency:
+            visit(dep)
+        out.append(by_name[name])
+
+    for name in names:
+        visit(name)
+    return out
+
+
+@cache
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 class Cancelled(Exception):

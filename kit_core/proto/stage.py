@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from kit_core.designfiles import design_files
 from kit_core.diagnostics import Diagnostic, Severity, make
-from kit_core.proto.compile import ISOLATE_BYTES, Message, compile_protos, well_known_root
+from kit_core.proto.compile import ISOLATE_BYTES, Message, compile_protos, in_protoc_order, well_known_root
 from kit_core.proto.places import ProtoText
 from kit_core.proto.strip import strip_custom_options
 
@@ -238,23 +238,10 @@ def _dependents(files: Iterable[Any], changed: set[str]) -> set[str]:
 
 def _in_order(names: Iterable[str], known: list[Any], new: Iterable[Any]) -> list[Any]:
     """The known and the newly compiled files in protoc's order when it compiles ``names``
-    at once: each name after its imports, depth first, in the order they are imported."""
+    at once."""
     by_name = {f.name: f for f in known}
     by_name.update((f.name, f) for f in new)
-    out: list[Any] = []
-    done: set[str] = set()
-
-    def visit(name: str) -> None:
-        if name in done or name not in by_name:
-            return
-        done.add(name)
-        for dep in by_name[name].dependency:
-            visit(dep)
-        out.append(by_name[name])
-
-    for name in names:
-        visit(name)
-    return out
+    return in_protoc_order(names, by_name)
 
 
 def _diagnostic(pd: ProtoDesign, m: Message) -> Diagnostic:

@@ -99,7 +99,10 @@ class Protos:
                 design = compile_design(self.root, self.root.parent, manifest, sources, good, isolate=True)
                 self._adopt(design, settings)
             else:
-                self._compile_in_steps(manifest, sources, good, settings)
+                # one proto: its first look takes one core, the full compile the other; a
+                # set's first look takes both (two halves side by side): the full compile after
+                single = len(set(disk) | set(buffers)) == 1
+                self._compile_in_steps(manifest, sources, good, settings, single)
         elif self._full is not None and self._full.done.is_set():
             full, self._full = self._full, None
             if full.design is not None:
@@ -113,27 +116,34 @@ class Protos:
         self._remember_outlines()
 
     def _compile_in_steps(
-        self, manifest: Any, sources: dict[str, str], good: Any, settings: tuple[object, ...]
+        self, manifest: Any, sources: dict[str, str], good: Any, settings: tuple[object, ...], early: bool
     ) -> None:
-        """Start the full compile in the background and stand a first look in for it while it
-        runs; a small input (no first look) or a full compile done first is waited for."""
+        """Stand a first look in for the full compile, which runs in the background (started
+        first when ``early``); a small input (no first look), or a full compile done first,
+        is waited for."""
         # deferred: proto support (protobuf) loads only for a design with protos
         from kit_core.proto.stage import first_look
 
         assert self.on_ready is not None
         full = _Full(settings, self.on_ready)
-        # the full compile starts first: its child protoc has the other core meanwhile
         thread = threading.Thread(target=full.run, args=(self.root, manifest, sources, good), name="kit-proto-full")
-        thread.start()
+        if early:
+            thread.start()
         try:
             quick = first_look(self.root, self.root.parent, manifest, sources, good)
         except BaseException:
             full.cancel.set()
             raise
+        if not early:
+            if quick is None:
+                full.run(self.root, manifest, sources, good)  # here and now: nothing to wait for
+            else:
+                thread.start()
         if quick is not None and full.notify_when_done():
             self._full, self._design = full, quick
             return
-        thread.join()
+        if thread.is_alive() or early:
+            thread.join()
         if full.design is None:
             raise RuntimeError(f"compiling the protos of {self.root} failed")
         self._adopt(full.design, settings)

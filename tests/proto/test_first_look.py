@@ -119,8 +119,14 @@ def test_the_first_look_is_the_full_compile_without_option_errors(tmp_path: Path
         assert rendered(first)
 
 
-def test_a_good_proto_ends_compiled_and_is_reused(tmp_path: Path, large: None) -> None:
-    design = project(tmp_path, {"shop/v1/a.proto": GOOD})
+@pytest.mark.parametrize("others", [0, 1], ids=["alone", "with another proto"])
+def test_a_good_proto_ends_compiled_and_is_reused(tmp_path: Path, large: None, others: int) -> None:
+    # with more than one proto the full compile starts after the first look (which may
+    # take both cores), instead of beside it
+    more = {
+        f"other/v1/o{i}.proto": f'syntax = "proto3";\npackage other.v1;\nmessage O{i} {{}}\n' for i in range(others)
+    }
+    design = project(tmp_path, {"shop/v1/a.proto": GOOD, **more})
     s = Session(design)
     assert not s.compile(GOOD).has_errors
     final = s.settled(GOOD)
