@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers import files_under, kit_gen, project
+from helpers import files_under, kit_gen, project, spy_children
 
 from kit_core import program
 from kit_core.diagnostics import Severity
@@ -178,19 +178,12 @@ def test_a_large_input_compiles_in_a_child_protoc_with_the_same_messages(tmp_pat
         tmp_path, {**SET, "shop/a.proto": 'syntax = "proto3";\npackage shop;\nmessage A {\n\tFoo b = 1;\n}\n'}
     )
     monkeypatch.setattr(compile_mod, "ISOLATE_BYTES", 0)
-    calls: list[list[str]] = []
-    real_popen = compile_mod.subprocess.Popen
-
-    def spy(args: list[str], **kw: object) -> object:
-        calls.append(args)
-        return real_popen(args, **kw)  # type: ignore[call-overload]
-
-    monkeypatch.setattr(compile_mod.subprocess, "Popen", spy)
+    calls = spy_children(monkeypatch)
     in_process = compile_dir(design)
     assert not calls  # a one-off run compiles in-process, whatever the size
     manifest, _ = load_manifest(design / "kit.design.yaml")
     child = compile_design(design, design.parent, manifest, isolate=True)
-    assert calls and calls[0][1:3] == ["-m", "grpc_tools.protoc"]
+    assert calls and calls[0].args[1:3] == ["-m", "grpc_tools.protoc"]  # type: ignore[index]
     assert [d.render() for d in child.diagnostics] == [d.render() for d in in_process.diagnostics]
     assert any("shop/a.proto:4:2" in d.render() for d in child.diagnostics)
     fixed = compile_design(design, design.parent, manifest, {str(design / "shop/a.proto"): GOOD}, isolate=True)
@@ -241,14 +234,7 @@ def test_two_halves_side_by_side_are_the_serial_compile(tmp_path: Path, monkeypa
     serial = compile_dir(design)
     monkeypatch.setattr(compile_mod, "SPLIT_BYTES", 0)
     monkeypatch.setattr(compile_mod, "_cores", lambda: 2)
-    children: list[object] = []
-    real_popen = compile_mod.subprocess.Popen
-
-    def spy(args: list[str], **kw: object) -> object:
-        children.append(args)
-        return real_popen(args, **kw)  # type: ignore[call-overload]
-
-    monkeypatch.setattr(compile_mod.subprocess, "Popen", spy)
+    children = spy_children(monkeypatch)
     halves = compile_dir(design)
     assert len(children) == 1  # one half in a child protoc, the other in-process
     # descriptor for descriptor (source info included), in protoc's order

@@ -7,14 +7,13 @@ are the full compile's, at the same places; what the server ends with is the ful
 from __future__ import annotations
 
 import signal
-import subprocess
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import project
+from helpers import project, spy_children
 
 from kit_core.manifest_reader import load_manifest
 from kit_core.model import SourceFile
@@ -165,14 +164,7 @@ def test_an_edit_ends_the_full_compile_it_makes_stale(tmp_path: Path, large: Non
 def test_a_cancelled_child_protoc_ends(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     design = project(tmp_path, {"shop/v1/a.proto": GOOD})
     monkeypatch.setattr(compile_mod, "ISOLATE_BYTES", 0)
-    children: list[subprocess.Popen[bytes]] = []
-    real_popen = subprocess.Popen
-
-    def popen(*args: Any, **kw: Any) -> subprocess.Popen[bytes]:
-        children.append(real_popen(*args, **kw))
-        return children[-1]
-
-    monkeypatch.setattr(compile_mod.subprocess, "Popen", popen)
+    children = spy_children(monkeypatch)
     cancel = threading.Event()
     cancel.set()
     roots = (design, compile_mod.well_known_root())
