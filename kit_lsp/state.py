@@ -110,7 +110,7 @@ class State:
             return snap
 
     def _protos_ready(self, key: str) -> None:
-        """A full proto compile behind a first look ended (on its own thread): analyse again."""
+        """A full proto compile behind a first pass ended (on its own thread): analyse again."""
         if self.protos_ready is not None:
             self.protos_ready(key)
 

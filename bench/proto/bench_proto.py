@@ -14,7 +14,7 @@ kit-lsp (a fresh `python -m kit_lsp` per round, stdlib client `tests/lsp/raw_cli
   rss    the server's peak resident set (VmHWM) at the end of the round.
 Each timing is wall time and the CPU time of the server and its child protocs that ended over
 the same interval (the machine is shared: CPU time is the steadier figure), to the first
-diagnostics of the version (a large proto's first look), and until the server is quiet again
+diagnostics of the version (a large proto's first pass), and until the server is quiet again
 (the full compile behind it is in; each step waits for that). Target: 3 s from open and
 from each edit, < 300 MB.
 
@@ -72,7 +72,8 @@ def cpu_seconds(pid: int) -> float:
 
 
 def compiling(pid: int) -> bool:
-    """Whether the process has a child protoc running (not counting its generation worker)."""
+    """Whether the process has a child other than its generation worker: a child protoc
+    running, or one ended but not yet reaped (its CPU time is not counted until it is)."""
     for task in Path(f"/proc/{pid}/task").iterdir():
         try:
             children = (task / "children").read_text().split()
@@ -80,16 +81,16 @@ def compiling(pid: int) -> bool:
             continue
         for child in children:
             try:
-                if b"grpc_tools.protoc" in Path(f"/proc/{child}/cmdline").read_bytes():
+                if b"kit_lsp.worker" not in Path(f"/proc/{child}/cmdline").read_bytes():
                     return True
             except OSError:
                 continue
     return False
 
 
-def settle(pid: int, quiet: float = 0.5) -> float:
+def settle(pid: int, quiet: float = 1.0) -> float:
     """Wait until the server has no child protoc and has used no CPU for ``quiet`` seconds
-    (a full compile behind a first look, and the analysis publishing it, are over); the
+    (a full compile behind a first pass, and the analysis publishing it, are over); the
     time it went quiet."""
     last, cpu = time.perf_counter(), cpu_seconds(pid)
     while True:
@@ -140,7 +141,7 @@ def lsp_round(design: Written, probe: str) -> dict[str, float]:
             out[name], out[name + " cpu"] = at - sent, cpu_seconds(pid) - cpu
             if want_error is False and errors:
                 print(f"  unexpected errors after {name}: {errors[:2]}")
-            # the full compile behind a first look: over before the next step (whose CPU
+            # the full compile behind a first pass: over before the next step (whose CPU
             # would otherwise hold the killed child's)
             quiet = settle(pid)
             out[name + " full"], out[name + " full cpu"] = quiet - sent, cpu_seconds(pid) - cpu

@@ -43,6 +43,7 @@ class ProtoDesign:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     messages: list[Message] = field(default_factory=list)  # protoc's, by file; with the diagnostics
     stamps: dict[str, object] = field(default_factory=dict)  # import name -> what it was compiled from
+    first_pass: bool = False  # protoc's errors without option values (`first_pass`), standing in for a compile
     _texts: dict[str, ProtoText] = field(default_factory=dict)
     _overrides: dict[str, str] = field(default_factory=dict)  # import name -> buffer text
 
@@ -128,7 +129,7 @@ def compile_design(
     return pd
 
 
-def first_look(
+def first_pass(
     root: Path,
     project_root: Path,
     manifest: Any,
@@ -158,6 +159,7 @@ def first_look(
     compiled = compile_protos(pd.roots, todo, texts, plan.known, isolate=True, quick=True)
     pd.messages = [m for m in compiled.messages if not m.warning]
     pd.diagnostics = [_diagnostic(pd, m) for m in pd.messages]
+    pd.first_pass = True
     return pd
 
 

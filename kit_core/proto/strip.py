@@ -4,7 +4,7 @@
 
 Interpreting custom option values (protovalidate rules, `google.api.http`, ...) is most of
 what protoc spends on a large proto (a 5 MB proto with ~100,000 rule values: 6-8 s of its
-CPU, 1.7 s without them). The language server's first look at a large proto compiles this
+CPU, 1.7 s without them). The language server's first pass at a large proto compiles this
 text: its syntax errors, unresolved types and duplicate names come out as they would from
 the whole text, at the same line and column, and the full compile adds the option errors.
 

@@ -10,11 +10,11 @@ being edited into an error stay (at their last known places) until it compiles a
 
 With ``on_ready`` set (the language server), a large input (over `ISOLATE_BYTES`) is
 checked in two steps: the full compile starts in the background at once, and meanwhile a
-first look compiles the same protos without their custom option values
-(`kit_core.proto.stage.first_look`, a quarter of the CPU on a proto full of protovalidate
+first pass compiles the same protos without their custom option values
+(`kit_core.proto.stage.first_pass`, a quarter of the CPU on a proto full of protovalidate
 rules) and stands as the design until the full compile ends; ``on_ready`` then asks for
 another analysis, which takes the full compile's design in its place (its diagnostics
-replace the first look's whole). A change before then ends the full compile it makes
+replace the first pass's whole). A change before then ends the full compile it makes
 stale (its child protoc is killed) and starts the next.
 """
 
@@ -47,13 +47,13 @@ class Protos:
         self._good: tuple[tuple[object, ...], Any] | None = None
         self._listed: tuple[float, list[str]] | None = None
         self.outlines: Any = {}  # import name -> last good outline (kit_core.proto.outline.Outlines)
-        # told (from a background thread) when a full compile behind a first look has ended
+        # told (from a background thread) when a full compile behind a first pass has ended
         self.on_ready: Callable[[], None] | None = None
-        self._full: _Full | None = None  # the full compile behind the current first look
+        self._full: _Full | None = None  # the full compile behind the current first pass
 
     @property
     def pending(self) -> bool:
-        """Whether a first look stands in for a full compile still running."""
+        """Whether a first pass stands in for a full compile still running."""
         return self._full is not None
 
     def forget_listing(self) -> None:
@@ -99,8 +99,8 @@ class Protos:
                 design = compile_design(self.root, self.root.parent, manifest, sources, good, isolate=True)
                 self._adopt(design, settings)
             else:
-                # one proto: its first look takes one core, the full compile the other; a
-                # set's first look takes both (two halves side by side): the full compile after
+                # one proto: its first pass takes one core, the full compile the other; a
+                # set's first pass takes both (two halves side by side): the full compile after
                 single = len(set(disk) | set(buffers)) == 1
                 self._compile_in_steps(manifest, sources, good, settings, single)
         elif self._full is not None and self._full.done.is_set():
@@ -118,11 +118,11 @@ class Protos:
     def _compile_in_steps(
         self, manifest: Any, sources: dict[str, str], good: Any, settings: tuple[object, ...], early: bool
     ) -> None:
-        """Stand a first look in for the full compile, which runs in the background (started
-        first when ``early``); a small input (no first look), or a full compile done first,
+        """Stand a first pass in for the full compile, which runs in the background (started
+        first when ``early``); a small input (no first pass), or a full compile done first,
         is waited for."""
         # deferred: proto support (protobuf) loads only for a design with protos
-        from kit_core.proto.stage import first_look
+        from kit_core.proto.stage import first_pass
 
         assert self.on_ready is not None
         full = _Full(settings, self.on_ready)
@@ -130,7 +130,7 @@ class Protos:
         if early:
             thread.start()
         try:
-            quick = first_look(self.root, self.root.parent, manifest, sources, good)
+            quick = first_pass(self.root, self.root.parent, manifest, sources, good)
         except BaseException:
             full.cancel.set()
             raise
@@ -174,7 +174,7 @@ class Protos:
 
 
 class _Full:
-    """A full compile running in the background behind a first look."""
+    """A full compile running in the background behind a first pass."""
 
     def __init__(self, settings: tuple[object, ...], ready: Callable[[], None]) -> None:
         self.settings = settings

@@ -71,7 +71,7 @@ class Diagnostics:
         self._tasks[key] = asyncio.ensure_future(self._run(key))
 
     def _protos_ready(self, key: str) -> None:
-        """(Any thread.) A large proto's full compile ended after its first look was
+        """(Any thread.) A large proto's full compile ended after its first pass was
         published (`kit_core.resident.protos`): analyse again to publish its diagnostics."""
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self.schedule, key)

@@ -1,4 +1,4 @@
-"""A proto over 1 MB in kit-lsp, over a real server process: its first look (the proto
+"""A proto over 1 MB in kit-lsp, over a real server process: its first pass (the proto
 without its custom option values) is published first, and the full compile's diagnostics
 replace it when that ends; an edit is looked at the same way."""
 
@@ -93,7 +93,7 @@ async def published_lists(client: LanguageClient, uri: str, until: list[tuple[in
     return seen
 
 
-async def test_the_first_look_comes_first_and_the_full_compile_replaces_it(
+async def test_the_first_pass_comes_first_and_the_full_compile_replaces_it(
     client: LanguageClient, project: Path
 ) -> None:
     path = project / "design/big/v1/big.proto"
@@ -102,7 +102,7 @@ async def test_the_first_look_comes_first_and_the_full_compile_replaces_it(
     assert len(full) == 1 and '"big.v1.limit"' in full[0][2] and full[0][0] == 11  # 0-based line
     uri = open_doc(client, path)
     lists = await published_lists(client, uri, full)
-    assert lists == [[], full]  # the first look has no option errors; then the full compile's
+    assert lists == [[], full]  # the first pass has no option errors; then the full compile's
 
     edited = text.replace("int64 size = 2;", "Nowhere size = 2;")
     full = full_compile(project, edited)

@@ -1,6 +1,6 @@
-"""A large proto in the language server is checked in two steps: a first look (protoc on the
+"""A large proto in the language server is checked in two steps: a first pass (protoc on the
 text without its custom option values) stands in while the full compile runs in the
-background, and the full compile's diagnostics replace it whole. The first look's errors
+background, and the full compile's diagnostics replace it whole. The first pass's errors
 are the full compile's, at the same places; what the server ends with is the full compile.
 (The size limit is lowered so that small protos take both steps.)"""
 
@@ -49,13 +49,13 @@ class Buf:
 
 @pytest.fixture
 def large(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every input is large: a first look, and the full compile in a child protoc, held
-    until the first look is out (on a large proto it takes ~4 times as long; on these
+    """Every input is large: a first pass, and the full compile in a child protoc, held
+    until the first pass is out (on a large proto it takes ~4 times as long; on these
     small ones it could end first and be taken at once)."""
     monkeypatch.setattr(stage, "ISOLATE_BYTES", 0)
     monkeypatch.setattr(compile_mod, "ISOLATE_BYTES", 0)
     looked = threading.Semaphore(0)
-    real_look, real_run = stage.first_look, compile_mod._run_child
+    real_look, real_run = stage.first_pass, compile_mod._run_child
 
     def look(*args: Any) -> Any:
         try:
@@ -68,7 +68,7 @@ def large(monkeypatch: pytest.MonkeyPatch) -> None:
             looked.acquire(timeout=30)
         return real_run(args, cancel)
 
-    monkeypatch.setattr(stage, "first_look", look)
+    monkeypatch.setattr(stage, "first_pass", look)
     monkeypatch.setattr(compile_mod, "_run_child", run)
 
 
@@ -100,17 +100,17 @@ def rendered(pd: Any) -> list[str]:
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_the_first_look_is_the_full_compile_without_option_errors(tmp_path: Path, large: None, case: str) -> None:
+def test_the_first_pass_is_the_full_compile_without_option_errors(tmp_path: Path, large: None, case: str) -> None:
     design = project(tmp_path, {"shop/v1/a.proto": GOOD})
     s = Session(design)
     text = CASES[case]
     first = s.compile(text)
-    assert not first.files and s.protos.pending  # a first look: nothing compiled yet
+    assert not first.files and s.protos.pending  # a first pass: nothing compiled yet
     final = s.settled(text)
     full = s.full(text)
     assert rendered(final) == rendered(full) and final.has_errors
     if case == "bad option value":
-        # interpreting option values is what the first look leaves out
+        # interpreting option values is what the first pass leaves out
         assert not first.has_errors
         assert any('"shop.v1.limit"' in line and "a.proto:9:26:" in line for line in rendered(final))
     else:
@@ -120,7 +120,7 @@ def test_the_first_look_is_the_full_compile_without_option_errors(tmp_path: Path
 
 @pytest.mark.parametrize("others", [0, 1], ids=["alone", "with another proto"])
 def test_a_good_proto_ends_compiled_and_is_reused(tmp_path: Path, large: None, others: int) -> None:
-    # with more than one proto the full compile starts after the first look (which may
+    # with more than one proto the full compile starts after the first pass (which may
     # take both cores), instead of beside it
     more = {
         f"other/v1/o{i}.proto": f'syntax = "proto3";\npackage other.v1;\nmessage O{i} {{}}\n' for i in range(others)
@@ -130,7 +130,7 @@ def test_a_good_proto_ends_compiled_and_is_reused(tmp_path: Path, large: None, o
     assert not s.compile(GOOD).has_errors
     final = s.settled(GOOD)
     assert final.compiled and rendered(final) == rendered(s.full(GOOD))
-    # an edit over it takes a first look over the good compile (its imports as compiled)
+    # an edit over it takes a first pass over the good compile (its imports as compiled)
     edited = GOOD.replace("int64 n = 2", "Nowhere n = 2")
     first = s.compile(edited, 2)
     assert [line for line in rendered(first) if '"Nowhere" is not defined' in line]
@@ -175,9 +175,25 @@ def test_a_cancelled_child_protoc_ends(tmp_path: Path, monkeypatch: pytest.Monke
 
 
 def test_without_a_listener_the_full_compile_is_all(tmp_path: Path, large: None) -> None:
-    """`kit gen`'s resident session (no ``on_ready``) never shows a first look."""
+    """`kit gen`'s resident session (no ``on_ready``) never shows a first pass."""
     design = project(tmp_path, {"shop/v1/a.proto": GOOD})
     s = Session(design)
     s.protos.on_ready = None
     text = CASES["bad option value"]
     assert rendered(s.compile(text)) == rendered(s.full(text)) and not s.protos.pending
+
+
+def test_background_jobs_wait_for_the_full_compile(tmp_path: Path) -> None:
+    """Stub drift and breaking changes read compiled protos: over a first pass (nothing
+    compiled yet) they would find every gRPC stub and message gone; they leave what they
+    published until the full compile is in."""
+    from types import SimpleNamespace
+
+    from kit_lsp.features import breaking, stub_drift
+
+    design = project(tmp_path, {"shop/v1/a.proto": GOOD})
+    first = SimpleNamespace(first_pass=True, compiled=False, files=(), names=("shop/v1/a.proto",))
+    snap: Any = SimpleNamespace(root=design, analysis=SimpleNamespace(has_errors=False), protos=first)
+    assert stub_drift.compute(snap) is None
+    server: Any = SimpleNamespace(state=SimpleNamespace(settings=SimpleNamespace(breaking_baseline="HEAD")))
+    assert breaking.make_compute(server)(snap) is None
