@@ -110,13 +110,19 @@ def compile_design(
         files = compiled.files
     else:
         pd.messages = [m for m in reused.messages if m.name not in plan.dirty]
-        pd._texts = {n: t for n, t in reused._texts.items() if n not in plan.dirty}
         files = plan.known
+        if _size(pd, plan) > ISOLATE_BYTES:
+            # a parsed descriptor (and a place taken from one) keeps alive the whole set it
+            # was parsed with: reused as they are, the unchanged files would keep the last
+            # compile's copy of the large proto compiled again (~80 MB for 5 MB of text)
+            files = [type(f).FromString(f.SerializeToString()) for f in files]
+        else:
+            pd._texts = {n: t for n, t in reused._texts.items() if n not in plan.dirty}
         if plan.dirty:  # none: the protos are back to what ``last`` compiled
             fresh = {n: t for n, t in plan.buffers.items() if n in plan.dirty}
             compiled = compile_protos(pd.roots, sorted(plan.dirty), fresh, plan.known, isolate, cancel=cancel)
             pd.messages += compiled.messages
-            files = _in_order(pd.names, plan.known, compiled.files) if compiled.files else []
+            files = _in_order(pd.names, files, compiled.files) if compiled.files else []
     pd.diagnostics = [_diagnostic(pd, m) for m in pd.messages]
     if files and not pd.has_errors:
         # deferred: proto support (protobuf) loads only for a design with protos
@@ -189,6 +195,18 @@ def _plan(
         return _Plan(pd, buffers, None)
     dirty = _dependents(reused.files, {n for n in names if pd.stamps[n] != reused.stamps.get(n)})
     return _Plan(pd, buffers, reused, dirty, [f for f in reused.files if f.name not in dirty])
+
+
+def _size(pd: ProtoDesign, plan: _Plan) -> int:
+    """The bytes of the protos compiled again."""
+    return sum(len(plan.buffers[n]) if n in plan.buffers else _file_size(pd.root / n) for n in plan.dirty)
+
+
+def _file_size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _stamp(path: Path, buffer: str | None) -> object:

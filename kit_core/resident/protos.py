@@ -20,6 +20,7 @@ stale (its child protoc is killed) and starts the next.
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import os
 import threading
@@ -106,14 +107,16 @@ class Protos:
         elif self._full is not None and self._full.done.is_set():
             full, self._full = self._full, None
             if full.design is not None:
-                self._adopt(full.design, full.settings)
+                self._adopt(full.design, full.settings, trim=True)
         return self._design, versions
 
-    def _adopt(self, design: Any, settings: tuple[object, ...]) -> None:
+    def _adopt(self, design: Any, settings: tuple[object, ...], trim: bool = False) -> None:
         self._design = design
         if design.compiled:
             self._good = (settings, design)
         self._remember_outlines()
+        if trim:
+            _trim()  # the design it replaces, a large one, is free now
 
     def _compile_in_steps(
         self, manifest: Any, sources: dict[str, str], good: Any, settings: tuple[object, ...], early: bool
@@ -141,6 +144,7 @@ class Protos:
                 thread.start()
         if quick is not None and full.notify_when_done():
             self._full, self._design = full, quick
+            _trim()  # the first pass's copies of a large text
             return
         if thread.is_alive() or early:
             thread.join()
@@ -207,6 +211,15 @@ class _Full:
             notify = self._notify and not self.cancel.is_set()
         if notify:
             self._ready()
+
+
+def _trim() -> None:
+    """Hand freed memory back to the system: glibc keeps what a large compile freed (tens of
+    MB) in its heap otherwise, and the next compile's peak comes on top of it."""
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc
+        pass
 
 
 def _stamp(path: str) -> tuple[int, int]:

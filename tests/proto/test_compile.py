@@ -252,3 +252,22 @@ def test_two_halves_side_by_side_are_the_serial_compile(tmp_path: Path, monkeypa
     halves_bad = compile_dir(design, broken)
     assert [d.render() for d in halves_bad.diagnostics] == [d.render() for d in serial_bad.diagnostics]
     assert len({d.span.path for d in halves_bad.diagnostics}) >= 2 and not halves_bad.files
+
+
+def test_a_large_recompile_keeps_nothing_of_the_last_compiles_set(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A descriptor parsed from protoc's output keeps the whole set alive: the unchanged
+    files reused after a large proto was compiled again are copies of their own (else the
+    last compile's large proto stays in memory beside the new one)."""
+    from kit_core.proto import stage
+
+    design = project(tmp_path, SET)
+    last = compile_dir(design)
+    edited = {str(design / "user/v1/user.proto"): SET["user/v1/user.proto"] + "// edited\n"}
+    small = _recompiled(design, last, edited)
+    assert small.file("base/v1/base.proto") is last.file("base/v1/base.proto")  # small: shared as is
+    monkeypatch.setattr(stage, "ISOLATE_BYTES", 0)
+    large = _recompiled(design, last, edited)
+    kept = [n for n in ("base/v1/base.proto", "google/protobuf/timestamp.proto")]
+    for name in kept:
+        assert large.file(name) is not last.file(name) and large.file(name) == last.file(name)
+    assert [f.SerializeToString() for f in large.files] == [f.SerializeToString() for f in small.files]
