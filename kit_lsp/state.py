@@ -8,8 +8,10 @@ when there is none yet or when the document changed since.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from lsprotocol import types as lsp
@@ -66,6 +68,8 @@ class State:
         self.watching = False  # the client sends file events (`watch`)
         self._snapshots: dict[str, Snapshot] = {}
         self._lock = threading.RLock()
+        # told (any thread) when a design's protos compiled in the background: set by the diagnostics
+        self.protos_ready: Callable[[str], None] | None = None
 
     # ------------------------------------------------------------------ keys
 
@@ -94,6 +98,7 @@ class State:
                 if session is None:
                     session = self._sessions[path] = DesignSession(path)
                     session.watched = self.watching
+                    session.protos.on_ready = partial(self._protos_ready, key)
                 snap = session.analyze(open_docs)
             else:
                 doc = self.docs.by_path(key)
@@ -112,6 +117,11 @@ class State:
             self.watching = True
             for session in self._sessions.values():
                 session.watched = True
+
+    def _protos_ready(self, key: str) -> None:
+        """A full proto compile behind a first pass ended (on its own thread): analyse again."""
+        if self.protos_ready is not None:
+            self.protos_ready(key)
 
     def release(self) -> None:
         """Free what analyses replaced (previous models and snapshots), once their results

@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
+from threading import Event
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from google.protobuf import descriptor_pb2
@@ -42,6 +43,10 @@ _LOCK = threading.Lock()
 # (kit-lsp, the resident kit) inputs larger than this run in a child protoc; a one-off
 # `kit gen` runs protoc in-process (a child would cost an interpreter start).
 ISOLATE_BYTES = 1_000_000
+# A one-off compile of more than this, of several protos, runs as two halves side by side
+# (one in a child protoc) when the machine has two cores: buf's compiler uses both.
+SPLIT_BYTES = 1_000_000
+CANCEL_POLL_S = 0.05  # how often a child protoc's waiter looks whether it is still wanted
 
 
 @cache
@@ -75,13 +80,18 @@ def compile_protos(
     texts: Mapping[str, str] | None = None,
     known: Sequence[descriptor_pb2.FileDescriptorProto] = (),
     isolate: bool = False,
+    quick: bool = False,
+    cancel: Event | None = None,
 ) -> Compiled:
     """Compile ``names``; never raises on bad input (problems are messages). ``known`` must
     not hold ``names`` nor anything that imports them, and must hold every other file of
     the first root that ``names`` import: protoc reads a file from an import root before it
     looks in `--descriptor_set_in`, so the first root is not given to protoc (``names`` are
     read from it, or taken from ``texts``). ``isolate``: a long-lived process asks for a
-    large input to be compiled in a child protoc."""
+    large input to be compiled in a child protoc, which ``cancel`` being set ends
+    (`Cancelled` is raised). ``quick``: only protoc's own messages about ``names`` are
+    wanted (no files, no source info, no second look at the files after the first that
+    failed)."""
     if not names:
         return Compiled()
     # deferred: a design without protos never loads protoc or protobuf (~15 ms)
@@ -93,7 +103,7 @@ def compile_protos(
             path.insert(0, _overlay(Path(tmp) / "buffers", texts))
         given, subset, pb = path, list(known), Path(tmp) / "known.pb"
         out = Path(tmp) / "set.pb"
-        args = [f"--descriptor_set_out={out}", "--include_source_info"]
+        args = [f"--descriptor_set_out={out}"] if quick else [f"--descriptor_set_out={out}", "--include_source_info"]
         if known:
             # only ``names`` come out (the caller has the rest), and protoc is given only the
             # known files they import, directly or not: the import statements of their texts
@@ -103,15 +113,22 @@ def compile_protos(
             subset = _imported(known, fresh.values())
             pb.write_bytes(descriptor_pb2.FileDescriptorSet(file=subset).SerializeToString())
             args.append(f"--descriptor_set_in={pb}")
-        else:
+        elif not quick:
             args.append("--include_imports")
+        size = _input_bytes(given, names)
+        isolate = isolate and size > ISOLATE_BYTES
+        if not known and size > SPLIT_BYTES and len(names) > 1 and _cores() > 1:
+            halves = _compile_halves(Path(tmp), [f"-I{p}" for p in given], args[1:], names, isolate, cancel, quick)
+            if halves is not None:
+                return halves
         args = [*(f"-I{p}" for p in given), *args, *names]
-        isolate = isolate and _input_bytes(given, names) > ISOLATE_BYTES
-        rc, lines = _run(args, isolate)
+        rc, lines = _run(args, isolate, cancel)
         if known and rc != 0 and len(subset) < len(known) and _missed(lines, known):
             pb.write_bytes(descriptor_pb2.FileDescriptorSet(file=known).SerializeToString())
-            rc, lines = _run(args, isolate)
+            rc, lines = _run(args, isolate, cancel)
         result = Compiled(messages=_parse_lines(lines, given))
+        if quick:
+            return result
         if rc == 0 and out.is_file():
             result.files = list(descriptor_pb2.FileDescriptorSet.FromString(out.read_bytes()).file)
             return result
@@ -126,17 +143,123 @@ def compile_protos(
         return result
 
 
-def _run(args: list[str], isolate: bool) -> tuple[int, list[str]]:
+def _compile_halves(
+    tmp: Path,
+    includes: list[str],
+    flags: list[str],
+    names: Sequence[str],
+    isolate: bool,
+    cancel: Event | None,
+    quick: bool,
+) -> Compiled | None:
+    """``names`` compiled as two halves side by side (one in a child protoc; the other here
+    too unless ``isolate``), each with the imports it needs: the serial compile's files in
+    its order and its messages, or None when a half failed (the serial compile then says
+    what protoc says of the whole; ``quick`` wants only the halves' messages, whatever
+    they are). The halves are contiguous runs of the sorted names, so that a package's
+    protos, which import each other, stay together."""
+    from google.protobuf import descriptor_pb2
+
+    halves = _halve(includes, names)
+    outs = [tmp / "half0.pb", tmp / "half1.pb"]
+    runs = [[*includes, f"--descriptor_set_out={out}", *flags, *half] for out, half in zip(outs, halves, strict=True)]
+    second: list[tuple[int, list[str]]] = []
+    worker = threading.Thread(target=lambda: second.append(_run(runs[1], True, cancel)), name="kit-protoc-half")
+    worker.start()
+    try:
+        first = _run(runs[0], isolate, cancel)
+    finally:
+        worker.join()
+    if not second:
+        return None
+    lines = first[1] + second[0][1]
+    paths = [Path(i[2:]) for i in includes]
+    if quick:
+        return Compiled(messages=_parse_lines(lines, paths))
+    if first[0] != 0 or second[0][0] != 0:
+        return None
+    by_name: dict[str, Any] = {}
+    for out in outs:
+        by_name.update((f.name, f) for f in descriptor_pb2.FileDescriptorSet.FromString(out.read_bytes()).file)
+    files = in_protoc_order(names, by_name)
+    order = {f.name: i for i, f in enumerate(files)}
+    messages = _parse_lines(lines, paths)
+    messages.sort(key=lambda m: order.get(m.name, len(order)))  # stable: protoc's order per file
+    return Compiled(files, messages)
+
+
+def _halve(includes: list[str], names: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Two runs of ``names`` (sorted) of about equal size on disk."""
+    ordered = sorted(names)
+    sizes = [_input_bytes([Path(i[2:]) for i in includes], [n]) for n in ordered]
+    total, acc = sum(sizes), 0
+    for cut, size in enumerate(sizes):
+        if acc + size / 2 >= total / 2 and cut > 0:
+            return ordered[:cut], ordered[cut:]
+        acc += size
+    return ordered[:-1], ordered[-1:]
+
+
+def in_protoc_order(names: Iterable[str], by_name: Mapping[str, descriptor_pb2.FileDescriptorProto]) -> list[Any]:
+    """The files protoc writes when it compiles ``names`` at once, in its order: each name
+    after its imports, depth first, in the order they are imported."""
+    out: list[Any] = []
+    done: set[str] = set()
+
+    def visit(name: str) -> None:
+        if name in done or name not in by_name:
+            return
+        done.add(name)
+        for dep in by_name[name].dependency:
+            visit(dep)
+        out.append(by_name[name])
+
+    for name in names:
+        visit(name)
+    return out
+
+
+@cache
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+class Cancelled(Exception):
+    """A child protoc was ended: its compile was no longer wanted."""
+
+
+def _run(args: list[str], isolate: bool, cancel: Event | None = None) -> tuple[int, list[str]]:
     """protoc's exit code and the lines it wrote to standard error."""
     if isolate:
-        done = subprocess.run([sys.executable, "-m", "grpc_tools.protoc", *args], capture_output=True, check=False)
-        return done.returncode, done.stderr.decode("utf-8", errors="replace").splitlines()
+        return _run_child(args, cancel)
     # deferred: protoc loads only for a design with protos
     from grpc_tools import _protoc_compiler
 
     with _LOCK, _captured_stderr() as lines:
         rc = _protoc_compiler.run_main([a.encode() for a in ["protoc", *args]])
     return rc, lines
+
+
+def _run_child(args: list[str], cancel: Event | None) -> tuple[int, list[str]]:
+    """protoc in a child process, ended as soon as ``cancel`` is set."""
+    with tempfile.TemporaryFile() as err:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "grpc_tools.protoc", *args], stdout=subprocess.DEVNULL, stderr=err
+        )
+        while True:
+            try:
+                rc = child.wait(timeout=CANCEL_POLL_S if cancel is not None else None)
+                break
+            except subprocess.TimeoutExpired:
+                if cancel is not None and cancel.is_set():
+                    child.kill()
+                    child.wait()
+                    raise Cancelled() from None
+        err.seek(0)
+        return rc, err.read().decode("utf-8", errors="replace").splitlines()
 
 
 _IMPORT = re.compile(r'^\s*import\s+(?:public\s+|weak\s+)?"([^"]+)"', re.MULTILINE)

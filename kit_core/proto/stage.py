@@ -21,12 +21,14 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from threading import Event
 from typing import TYPE_CHECKING, Any
 
 from kit_core.designfiles import design_files
 from kit_core.diagnostics import Diagnostic, Severity, make
-from kit_core.proto.compile import Message, compile_protos, well_known_root
+from kit_core.proto.compile import ISOLATE_BYTES, Message, compile_protos, in_protoc_order, well_known_root
 from kit_core.proto.places import ProtoText
+from kit_core.proto.strip import strip_custom_options
 
 if TYPE_CHECKING:
     from google.protobuf import descriptor_pb2
@@ -41,6 +43,7 @@ class ProtoDesign:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     messages: list[Message] = field(default_factory=list)  # protoc's, by file; with the diagnostics
     stamps: dict[str, object] = field(default_factory=dict)  # import name -> what it was compiled from
+    first_pass: bool = False  # protoc's errors without option values (`first_pass`), standing in for a compile
     _texts: dict[str, ProtoText] = field(default_factory=dict)
     _overrides: dict[str, str] = field(default_factory=dict)  # import name -> buffer text
 
@@ -91,35 +94,35 @@ def compile_design(
     overrides: Mapping[str, str] | None = None,
     last: ProtoDesign | None = None,
     isolate: bool = False,
+    cancel: Event | None = None,
 ) -> ProtoDesign:
     """Compile and check the design's protos; never raises on bad input. ``last``: the last
     design of these settings that compiled (no errors), whose unchanged files are reused;
-    ``isolate``: compile a large input in a child protoc (`compile_protos`)."""
-    root = root.resolve()
-    buffers = {_rel(p, root): t for p, t in (overrides or {}).items() if p.endswith(".proto") and _under(Path(p), root)}
-    names = sorted(set(design_protos(root)) | set(buffers))
-    includes = [(project_root / inc).resolve() for inc in manifest.proto.includes]
-    pd = ProtoDesign(root, tuple(names), roots=(root, *includes, well_known_root()), _overrides=buffers)
-    if not names:
+    ``isolate``: compile a large input in a child protoc (`compile_protos`), which
+    ``cancel`` being set ends (`Cancelled` is raised)."""
+    plan = _plan(root, project_root, manifest, overrides, last)
+    pd, reused = plan.pd, plan.reused
+    if not pd.names:
         return pd
-    pd.stamps = {n: _stamp(root / n, buffers.get(n)) for n in names}
-    reused = _reusable(last, pd)
     if reused is None:
-        compiled = compile_protos(pd.roots, names, buffers, isolate=isolate)
+        compiled = compile_protos(pd.roots, pd.names, plan.buffers, isolate=isolate, cancel=cancel)
         pd.messages = compiled.messages
         files = compiled.files
     else:
-        assert last is not None
-        dirty = _dependents(last.files, {n for n in names if pd.stamps[n] != last.stamps.get(n)})
-        known = [f for f in last.files if f.name not in dirty]
-        pd.messages = [m for m in last.messages if m.name not in dirty]
-        pd._texts = {n: t for n, t in last._texts.items() if n not in dirty}
-        files = known
-        if dirty:  # none: the protos are back to what ``last`` compiled
-            fresh = {n: t for n, t in buffers.items() if n in dirty}
-            compiled = compile_protos(pd.roots, sorted(dirty), fresh, known, isolate)
+        pd.messages = [m for m in reused.messages if m.name not in plan.dirty]
+        files = plan.known
+        if _size(pd, plan) > ISOLATE_BYTES:
+            # a parsed descriptor (and a place taken from one) keeps alive the whole set it
+            # was parsed with: reused as they are, the unchanged files would keep the last
+            # compile's copy of the large proto compiled again (~80 MB for 5 MB of text)
+            files = [type(f).FromString(f.SerializeToString()) for f in files]
+        else:
+            pd._texts = {n: t for n, t in reused._texts.items() if n not in plan.dirty}
+        if plan.dirty:  # none: the protos are back to what ``last`` compiled
+            fresh = {n: t for n, t in plan.buffers.items() if n in plan.dirty}
+            compiled = compile_protos(pd.roots, sorted(plan.dirty), fresh, plan.known, isolate, cancel=cancel)
             pd.messages += compiled.messages
-            files = _in_order(names, known, compiled.files) if compiled.files else []
+            files = _in_order(pd.names, files, compiled.files) if compiled.files else []
     pd.diagnostics = [_diagnostic(pd, m) for m in pd.messages]
     if files and not pd.has_errors:
         # deferred: proto support (protobuf) loads only for a design with protos
@@ -130,6 +133,80 @@ def compile_design(
         pd.files = tuple(files)
         pd.diagnostics += checks.check_design(pd, manifest)
     return pd
+
+
+def first_pass(
+    root: Path,
+    project_root: Path,
+    manifest: Any,
+    overrides: Mapping[str, str] | None = None,
+    last: ProtoDesign | None = None,
+) -> ProtoDesign | None:
+    """The errors protoc finds in the protos `compile_design` would compile, custom option
+    values left out (`kit_core.proto.strip`): their syntax errors, unresolved types and
+    duplicate names, at their places, in a fraction of a large proto's compile. None when
+    that input is small (the full compile is as quick) or does not strip cleanly. The
+    result has no files (it did not compile) and no warnings; the full compile's
+    diagnostics replace it."""
+    plan = _plan(root, project_root, manifest, overrides, last)
+    pd = plan.pd
+    todo = sorted(plan.dirty) if plan.reused is not None else list(pd.names)
+    if not todo:
+        return None
+    datas = {n: plan.buffers[n].encode("utf-8") if n in plan.buffers else _read(pd.root / n) for n in todo}
+    if sum(map(len, datas.values())) <= ISOLATE_BYTES:
+        return None
+    texts: dict[str, str] = {}
+    for name, data in datas.items():
+        stripped = strip_custom_options(data)
+        if stripped is None:
+            return None
+        texts[name] = stripped.decode("utf-8", errors="replace")
+    compiled = compile_protos(pd.roots, todo, texts, plan.known, isolate=True, quick=True)
+    pd.messages = [m for m in compiled.messages if not m.warning]
+    pd.diagnostics = [_diagnostic(pd, m) for m in pd.messages]
+    pd.first_pass = True
+    return pd
+
+
+@dataclass
+class _Plan:
+    pd: ProtoDesign  # names, roots, stamps; nothing compiled
+    buffers: dict[str, str]  # import name -> editor buffer
+    reused: ProtoDesign | None  # the last compile standing in for the unchanged protos
+    dirty: set[str] = field(default_factory=set)  # with ``reused``: the protos to compile again
+    known: list[Any] = field(default_factory=list)  # with ``reused``: the files kept as compiled
+
+
+def _plan(
+    root: Path, project_root: Path, manifest: Any, overrides: Mapping[str, str] | None, last: ProtoDesign | None
+) -> _Plan:
+    """What a compile of the design would compile, and what it would take from ``last``."""
+    root = root.resolve()
+    buffers = {_rel(p, root): t for p, t in (overrides or {}).items() if p.endswith(".proto") and _under(Path(p), root)}
+    names = sorted(set(design_protos(root)) | set(buffers))
+    includes = [(project_root / inc).resolve() for inc in manifest.proto.includes]
+    pd = ProtoDesign(root, tuple(names), roots=(root, *includes, well_known_root()), _overrides=buffers)
+    if not names:
+        return _Plan(pd, buffers, None)
+    pd.stamps = {n: _stamp(root / n, buffers.get(n)) for n in names}
+    reused = _reusable(last, pd)
+    if reused is None:
+        return _Plan(pd, buffers, None)
+    dirty = _dependents(reused.files, {n for n in names if pd.stamps[n] != reused.stamps.get(n)})
+    return _Plan(pd, buffers, reused, dirty, [f for f in reused.files if f.name not in dirty])
+
+
+def _size(pd: ProtoDesign, plan: _Plan) -> int:
+    """The bytes of the protos compiled again."""
+    return sum(len(plan.buffers[n]) if n in plan.buffers else _file_size(pd.root / n) for n in plan.dirty)
+
+
+def _file_size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _stamp(path: Path, buffer: str | None) -> object:
@@ -181,23 +258,10 @@ def _dependents(files: Iterable[Any], changed: set[str]) -> set[str]:
 
 def _in_order(names: Iterable[str], known: list[Any], new: Iterable[Any]) -> list[Any]:
     """The known and the newly compiled files in protoc's order when it compiles ``names``
-    at once: each name after its imports, depth first, in the order they are imported."""
+    at once."""
     by_name = {f.name: f for f in known}
     by_name.update((f.name, f) for f in new)
-    out: list[Any] = []
-    done: set[str] = set()
-
-    def visit(name: str) -> None:
-        if name in done or name not in by_name:
-            return
-        done.add(name)
-        for dep in by_name[name].dependency:
-            visit(dep)
-        out.append(by_name[name])
-
-    for name in names:
-        visit(name)
-    return out
+    return in_protoc_order(names, by_name)
 
 
 def _diagnostic(pd: ProtoDesign, m: Message) -> Diagnostic:

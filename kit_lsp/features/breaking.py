@@ -75,6 +75,8 @@ def make_compute(server: KitLanguageServer) -> Any:
         ref = server.state.settings.breaking_baseline
         if not ref or snap.root is None or snap.analysis is None:
             return {}
+        if snap.protos is not None and snap.protos.first_pass:
+            return None  # a large proto's first pass: its full compile is coming (what it had stays)
         base = baselines.get(snap, ref)
         if base is None:
             return {}

@@ -55,11 +55,14 @@ class Diagnostics:
         self._last: dict[str, tuple[int | None, tuple[Diagnostic, ...]]] = {}  # uri -> what was published
         self._shown: dict[str, set[str]] = {}  # key -> paths whose published list is not empty
         self._forced: set[str] = set()  # paths whose next list is published even if unchanged
+        self._loop: asyncio.AbstractEventLoop | None = None
+        server.state.protos_ready = self._protos_ready
 
     # ------------------------------------------------------------------ scheduling
 
     def schedule(self, key: str) -> None:
         """Analyse ``key`` (a design root or a lone file) after the debounce delay."""
+        self._loop = asyncio.get_running_loop()
         if key in self._running:
             self._again.add(key)
             return
@@ -67,6 +70,12 @@ class Diagnostics:
         if task is not None and not task.done():
             task.cancel()
         self._tasks[key] = asyncio.ensure_future(self._run(key))
+
+    def _protos_ready(self, key: str) -> None:
+        """(Any thread.) A large proto's full compile ended after its first pass was
+        published (`kit_core.resident.protos`): analyse again to publish its diagnostics."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self.schedule, key)
 
     def schedule_doc(self, doc: Document) -> None:
         key = self._server.state.key_for(doc)

@@ -62,6 +62,8 @@ def compute(snap: Snapshot) -> dict[str, list[Diagnostic]] | None:
 
     if snap.root is None or snap.analysis is None or snap.analysis.has_errors:
         return None  # the design must be sound for the generated signatures to mean anything
+    if snap.protos is not None and snap.protos.first_pass:
+        return None  # a large proto's first pass: its full compile is coming (what it had stays)
     project = snap.root.parent
     try:
         _, module = program.find_go_module(project)

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import io
+import subprocess
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from kit_core import cli
 
@@ -32,3 +36,18 @@ def kit_gen(*args: str) -> tuple[int, str, str]:
 
 def files_under(root: Path) -> set[str]:
     return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+
+
+def spy_children(monkeypatch: pytest.MonkeyPatch) -> list[subprocess.Popen[bytes]]:
+    """The child protocs `kit_core.proto.compile` starts from now on, as they start."""
+    from kit_core.proto import compile as compile_mod
+
+    children: list[subprocess.Popen[bytes]] = []
+    real_popen = subprocess.Popen
+
+    def popen(*args: Any, **kw: Any) -> subprocess.Popen[bytes]:
+        children.append(real_popen(*args, **kw))
+        return children[-1]
+
+    monkeypatch.setattr(compile_mod.subprocess, "Popen", popen)
+    return children

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers import files_under, kit_gen, project
+from helpers import files_under, kit_gen, project, spy_children
 
 from kit_core import program
 from kit_core.diagnostics import Severity
@@ -178,19 +178,12 @@ def test_a_large_input_compiles_in_a_child_protoc_with_the_same_messages(tmp_pat
         tmp_path, {**SET, "shop/a.proto": 'syntax = "proto3";\npackage shop;\nmessage A {\n\tFoo b = 1;\n}\n'}
     )
     monkeypatch.setattr(compile_mod, "ISOLATE_BYTES", 0)
-    calls: list[list[str]] = []
-    real_run = compile_mod.subprocess.run
-
-    def spy(args: list[str], **kw: object) -> object:
-        calls.append(args)
-        return real_run(args, **kw)  # type: ignore[call-overload]
-
-    monkeypatch.setattr(compile_mod.subprocess, "run", spy)
+    calls = spy_children(monkeypatch)
     in_process = compile_dir(design)
     assert not calls  # a one-off run compiles in-process, whatever the size
     manifest, _ = load_manifest(design / "kit.design.yaml")
     child = compile_design(design, design.parent, manifest, isolate=True)
-    assert calls and calls[0][1:3] == ["-m", "grpc_tools.protoc"]
+    assert calls and calls[0].args[1:3] == ["-m", "grpc_tools.protoc"]  # type: ignore[index]
     assert [d.render() for d in child.diagnostics] == [d.render() for d in in_process.diagnostics]
     assert any("shop/a.proto:4:2" in d.render() for d in child.diagnostics)
     fixed = compile_design(design, design.parent, manifest, {str(design / "shop/a.proto"): GOOD}, isolate=True)
@@ -214,3 +207,67 @@ def test_a_compile_over_the_last_one_sees_a_changed_include(tmp_path: Path) -> N
     inc.write_text('syntax = "proto3";\npackage vendor;\noption go_package = "example.com/v/x;x";\nmessage Y {}\n')
     pd = _recompiled(design, last, {})
     assert any('"vendor.X" is not defined' in d.message for d in pd.diagnostics)
+
+
+def _set_of(n: int) -> dict[str, str]:
+    """``n`` protos in packages of 3 that import their predecessor and a proto of another
+    package, with comments (source info) and a warning (an unused import)."""
+    out = {}
+    for i in range(n):
+        imports = [f'import "p{i - 1}/v1/a.proto";\n'] if i else ['import "google/protobuf/empty.proto";\n']
+        if i > 3:
+            imports.append(f'import "p{i // 2}/v1/a.proto";\n')
+        fields = "".join(f"  // field {j}\n  string f{j} = {j + 1};\n" for j in range(20))
+        uses = f"  p{i - 1}.v1.M{i - 1} prev = 100;\n" if i else ""
+        uses += f"  p{i // 2}.v1.M{i // 2} half = 101;\n" if i > 3 else ""
+        out[f"p{i}/v1/a.proto"] = (
+            f'syntax = "proto3";\npackage p{i}.v1;\n{"".join(imports)}\n// M{i} is message {i}.\n'
+            f"message M{i} {{\n{fields}{uses}}}\n"
+        )
+    return out
+
+
+def test_two_halves_side_by_side_are_the_serial_compile(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from kit_core.proto import compile as compile_mod
+
+    design = project(tmp_path, _set_of(12))
+    serial = compile_dir(design)
+    monkeypatch.setattr(compile_mod, "SPLIT_BYTES", 0)
+    monkeypatch.setattr(compile_mod, "_cores", lambda: 2)
+    children = spy_children(monkeypatch)
+    halves = compile_dir(design)
+    assert len(children) == 1  # one half in a child protoc, the other in-process
+    # descriptor for descriptor (source info included), in protoc's order
+    assert [f.SerializeToString() for f in halves.files] == [f.SerializeToString() for f in serial.files]
+    assert [d.render() for d in halves.diagnostics] == [d.render() for d in serial.diagnostics]
+    assert any("is unused" in d.message for d in halves.diagnostics)
+    # a half that fails: the serial compile's messages, every failing file with its places
+    broken = {
+        str(design / "p2/v1/a.proto"): "syntax = 1",
+        str(design / "p9/v1/a.proto"): _set_of(12)["p9/v1/a.proto"].replace("string f3", "Nope f3"),
+    }
+    monkeypatch.setattr(compile_mod, "SPLIT_BYTES", 10**9)
+    serial_bad = compile_dir(design, broken)
+    monkeypatch.setattr(compile_mod, "SPLIT_BYTES", 0)
+    halves_bad = compile_dir(design, broken)
+    assert [d.render() for d in halves_bad.diagnostics] == [d.render() for d in serial_bad.diagnostics]
+    assert len({d.span.path for d in halves_bad.diagnostics}) >= 2 and not halves_bad.files
+
+
+def test_a_large_recompile_keeps_nothing_of_the_last_compiles_set(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A descriptor parsed from protoc's output keeps the whole set alive: the unchanged
+    files reused after a large proto was compiled again are copies of their own (else the
+    last compile's large proto stays in memory beside the new one)."""
+    from kit_core.proto import stage
+
+    design = project(tmp_path, SET)
+    last = compile_dir(design)
+    edited = {str(design / "user/v1/user.proto"): SET["user/v1/user.proto"] + "// edited\n"}
+    small = _recompiled(design, last, edited)
+    assert small.file("base/v1/base.proto") is last.file("base/v1/base.proto")  # small: shared as is
+    monkeypatch.setattr(stage, "ISOLATE_BYTES", 0)
+    large = _recompiled(design, last, edited)
+    kept = [n for n in ("base/v1/base.proto", "google/protobuf/timestamp.proto")]
+    for name in kept:
+        assert large.file(name) is not last.file(name) and large.file(name) == last.file(name)
+    assert [f.SerializeToString() for f in large.files] == [f.SerializeToString() for f in small.files]

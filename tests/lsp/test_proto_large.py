@@ -1,0 +1,112 @@
+"""A proto over 1 MB in kit-lsp, over a real server process: its first pass (the proto
+without its custom option values) is published first, and the full compile's diagnostics
+replace it when that ends; an edit is looked at the same way."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsp_helpers import make_client, open_doc, replace_all, write_design
+from lsp_helpers import wait_for_diagnostics as _wait
+from lsprotocol import types as lsp
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+from kit_core.manifest_reader import load_manifest
+from kit_core.proto import compile_design
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+HEAD = (
+    'syntax = "proto3";\n\npackage big.v1;\n\nimport "google/protobuf/descriptor.proto";\n\n'
+    "extend google.protobuf.FieldOptions {\n  int64 limit = 50001;\n}\n\n"
+    'message Bad {\n  int64 n = 1 [(limit) = "seven"];\n  int64 size = 2;\n}\n'
+)
+
+
+def big_text() -> str:
+    """~1.2 MB: 40,000 fields with a custom option each (most of what protoc interprets)."""
+    parts = [HEAD]
+    for m in range(200):
+        fields = "".join(f"  int64 f{i} = {i + 1} [(limit) = {i}];\n" for i in range(200))
+        parts.append(f"\n// M{m} is filler.\nmessage M{m} {{\n{fields}}}\n")
+    return "".join(parts)
+
+
+FILES = {
+    "go.mod": "module example.com/big\n\ngo 1.26\n",
+    "design/kit.design.yaml": "output:\n  fileCase: snake\n",
+}
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_design(tmp_path_factory.mktemp("bigproto"), {**FILES, "design/big/v1/big.proto": big_text()})
+
+
+@pytest_lsp.fixture(
+    scope="module",
+    config=ClientServerConfig(server_command=[sys.executable, "-m", "kit_lsp"], client_factory=make_client),
+)
+async def client(lsp_client: LanguageClient, project: Path):  # type: ignore[no-untyped-def]
+    params = lsp.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"),
+        root_uri=project.as_uri(),
+        initialization_options={"generateOnSave": False, "diagnosticsDelayMs": 0},
+    )
+    await lsp_client.initialize_session(params)
+    yield
+    await lsp_client.shutdown_session()
+
+
+def full_compile(project: Path, text: str) -> list[tuple[int, int, str]]:
+    """The full compile's diagnostics of the proto as it is (in this process)."""
+    design = project / "design"
+    manifest, _ = load_manifest(design / "kit.design.yaml")
+    pd = compile_design(design, project, manifest, {str(design / "big/v1/big.proto"): text})
+    return sorted((d.span.start_line, d.span.start_col, d.message) for d in pd.diagnostics)
+
+
+def places(diags: Sequence[lsp.Diagnostic]) -> list[tuple[int, int, str]]:
+    return sorted((d.range.start.line, d.range.start.character, d.message) for d in diags)
+
+
+async def published_lists(client: LanguageClient, uri: str, until: list[tuple[int, int, str]]) -> list[list[object]]:
+    """Every list published for ``uri``'s current version, in order, until ``until`` is."""
+    seen: list[list[object]] = []
+    await _wait(client, uri, timeout=120)
+
+    async def watch() -> None:
+        while True:
+            now = places(client.diagnostics[uri])
+            if not seen or seen[-1] != now:
+                seen.append(now)  # type: ignore[arg-type]
+            if now == until:
+                return
+            await asyncio.sleep(0.005)
+
+    await asyncio.wait_for(watch(), 180)
+    return seen
+
+
+async def test_the_first_pass_comes_first_and_the_full_compile_replaces_it(
+    client: LanguageClient, project: Path
+) -> None:
+    path = project / "design/big/v1/big.proto"
+    text = path.read_text()
+    full = full_compile(project, text)
+    assert len(full) == 1 and '"big.v1.limit"' in full[0][2] and full[0][0] == 11  # 0-based line
+    uri = open_doc(client, path)
+    lists = await published_lists(client, uri, full)
+    assert lists == [[], full]  # the first pass has no option errors; then the full compile's
+
+    edited = text.replace("int64 size = 2;", "Nowhere size = 2;")
+    full = full_compile(project, edited)
+    assert [m for _, _, m in full] == ['"Nowhere" is not defined.']
+    replace_all(client, uri, edited)
+    lists = await published_lists(client, uri, full)
+    assert lists == [full]  # both steps find it: published once, never a wrong list between
