@@ -158,6 +158,7 @@ def _compile_halves(
     what protoc says of the whole; ``quick`` wants only the halves' messages, whatever
     they are). The halves are contiguous runs of the sorted names, so that a package's
     protos, which import each other, stay together."""
+    # deferred: protobuf's Python runtime loads only when protos are compiled
     from google.protobuf import descriptor_pb2
 
     halves = _halve(includes, names)

@@ -199,7 +199,7 @@ class _Full:
     def run(self, root: Path, manifest: Any, sources: dict[str, str], good: Any) -> None:
         # deferred: proto support (protobuf) loads only for a design with protos
         from kit_core.proto import compile_design
-        from kit_core.proto.compile import Cancelled
+        from kit_core.proto.compile import Cancelled  # deferred: as compile_design
 
         try:
             self.design = compile_design(root, root.parent, manifest, sources, good, isolate=True, cancel=self.cancel)
