@@ -4,13 +4,16 @@ and cursor markers: `┆` marks the cursor, `~~~text~~~` marks an expected range
 from __future__ import annotations
 
 import asyncio
+import sys
 import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
+import pytest_lsp
 from lsprotocol import types as lsp
 from pygls.protocol import default_converter
-from pytest_lsp import LanguageClient
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 CURSOR = "┆"
@@ -294,3 +297,30 @@ async def next_log(client: LanguageClient, start: int, needle: str, timeout: flo
             await asyncio.sleep(0.02)
 
     return await asyncio.wait_for(poll(), timeout)
+
+
+QUIET = {"generateOnSave": False, "diagnosticsDelayMs": 0}  # nothing generated on save, no debounce
+
+
+def project_client(
+    profile: str = "visual-studio-code", options: dict[str, Any] = QUIET, configuration: dict[str, Any] | None = None
+) -> Any:
+    """The `client` fixture of a test module with its own `project` fixture (a folder): one
+    kit-lsp for the module under the client ``profile``, initialized with ``options``;
+    ``configuration``: the client's `kit` settings, when the test reads them back."""
+
+    @pytest_lsp.fixture(
+        scope="module",
+        config=ClientServerConfig(server_command=[sys.executable, "-m", "kit_lsp"], client_factory=make_client),
+    )
+    async def client(lsp_client: LanguageClient, project: Path):  # type: ignore[no-untyped-def]
+        if configuration is not None:
+            lsp_client.set_configuration(configuration, section="kit")
+        params = lsp.InitializeParams(
+            capabilities=client_capabilities(profile), root_uri=project.as_uri(), initialization_options=options
+        )
+        await lsp_client.initialize_session(params)
+        yield
+        await lsp_client.shutdown_session()
+
+    return client

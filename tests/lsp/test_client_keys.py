@@ -4,27 +4,25 @@ other output keys, and saving writes both clients with the rest of the generated
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-import pytest_lsp
 from lsp_helpers import (
     DESIGN,
     USERS,
     USERS_WITH_DROP,
     close_doc,
     codes,
-    make_client,
     next_log,
     open_doc,
+    project_client,
     replace_all,
     wait_for_diagnostics,
     write_design,
 )
 from lsp_helpers import MANIFEST as BASE
 from lsprotocol import types as lsp
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -40,20 +38,10 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_design(tmp_path_factory.mktemp("clients"), {**DESIGN, "design/kit.design.yaml": MANIFEST})
 
 
-@pytest_lsp.fixture(
-    scope="module",
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "kit_lsp"], client_factory=make_client),
+client = project_client(
+    options={"generateDelayMs": 50, "diagnosticsDelayMs": 0},
+    configuration={"generateOnSave": True, "generateDelayMs": 50},
 )
-async def client(lsp_client: LanguageClient, project: Path):  # type: ignore[no-untyped-def]
-    lsp_client.set_configuration({"generateOnSave": True, "generateDelayMs": 50}, section="kit")
-    params = lsp.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        root_uri=project.as_uri(),
-        initialization_options={"generateDelayMs": 50, "diagnosticsDelayMs": 0},
-    )
-    await lsp_client.initialize_session(params)
-    yield
-    await lsp_client.shutdown_session()
 
 
 async def _hover(client: LanguageClient, uri: str, line: int, col: int) -> str:

@@ -6,15 +6,21 @@ renamed method's stub note."""
 from __future__ import annotations
 
 import asyncio
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-import pytest_lsp
-from lsp_helpers import codes, make_client, open_doc, refreshes, replace_all, wait_for_diagnostics, write_design
+from lsp_helpers import (
+    codes,
+    open_doc,
+    project_client,
+    refreshes,
+    replace_all,
+    wait_for_diagnostics,
+    write_design,
+)
 from lsprotocol import types as lsp
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 
 from kit_core import program
 from kit_core.generators import go
@@ -96,19 +102,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_design(tmp_path_factory.mktemp("editor"), FILES)
 
 
-@pytest_lsp.fixture(
-    scope="module",
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "kit_lsp"], client_factory=make_client),
-)
-async def client(lsp_client: LanguageClient, project: Path):  # type: ignore[no-untyped-def]
-    params = lsp.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        root_uri=project.as_uri(),
-        initialization_options={"generateOnSave": False, "diagnosticsDelayMs": 0},
-    )
-    await lsp_client.initialize_session(params)
-    yield
-    await lsp_client.shutdown_session()
+client = project_client()
 
 
 def _generate(project: Path) -> None:

@@ -5,23 +5,21 @@ from __future__ import annotations
 
 import asyncio
 import re
-import sys
 from pathlib import Path
 
 import pytest
-import pytest_lsp
 from lsp_helpers import (
     DESIGN,
     USERS,
     USERS_WITH_DROP,
-    make_client,
     next_log,
     open_doc,
+    project_client,
     wait_for_diagnostics,
     write_design,
 )
 from lsprotocol import types as lsp
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -31,20 +29,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_design(tmp_path_factory.mktemp("gen"), DESIGN)
 
 
-@pytest_lsp.fixture(
-    scope="module",
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "kit_lsp"], client_factory=make_client),
-)
-async def client(lsp_client: LanguageClient, project: Path):  # type: ignore[no-untyped-def]
-    lsp_client.set_configuration({"generateOnSave": True, "generateDelayMs": 50}, section="kit")
-    params = lsp.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        root_uri=project.as_uri(),
-        initialization_options={"generateDelayMs": 50},
-    )
-    await lsp_client.initialize_session(params)
-    yield
-    await lsp_client.shutdown_session()
+client = project_client(options={"generateDelayMs": 50}, configuration={"generateOnSave": True, "generateDelayMs": 50})
 
 
 def _save(client: LanguageClient, uri: str) -> None:

@@ -5,16 +5,14 @@ version, never the one compiled before it."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-import pytest_lsp
-from lsp_helpers import close_doc, codes, make_client, open_doc, replace_all, write_design
+from lsp_helpers import close_doc, codes, open_doc, project_client, replace_all, write_design
 from lsp_helpers import wait_for_diagnostics as _wait
 from lsprotocol import types as lsp
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -39,19 +37,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_design(tmp_path_factory.mktemp("protos"), FILES)
 
 
-@pytest_lsp.fixture(
-    scope="module",
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "kit_lsp"], client_factory=make_client),
-)
-async def client(lsp_client: LanguageClient, project: Path):  # type: ignore[no-untyped-def]
-    params = lsp.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        root_uri=project.as_uri(),
-        initialization_options={"generateOnSave": False, "diagnosticsDelayMs": 0},
-    )
-    await lsp_client.initialize_session(params)
-    yield
-    await lsp_client.shutdown_session()
+client = project_client()
 
 
 async def wait_for_diagnostics(client: LanguageClient, uri: str, check: object) -> Sequence[lsp.Diagnostic]:

@@ -5,16 +5,14 @@ replace it when that ends; an edit is looked at the same way."""
 from __future__ import annotations
 
 import asyncio
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-import pytest_lsp
-from lsp_helpers import make_client, open_doc, replace_all, write_design
+from lsp_helpers import open_doc, project_client, replace_all, write_design
 from lsp_helpers import wait_for_diagnostics as _wait
 from lsprotocol import types as lsp
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 
 from kit_core.manifest_reader import load_manifest
 from kit_core.proto import compile_design
@@ -48,19 +46,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_design(tmp_path_factory.mktemp("bigproto"), {**FILES, "design/big/v1/big.proto": big_text()})
 
 
-@pytest_lsp.fixture(
-    scope="module",
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "kit_lsp"], client_factory=make_client),
-)
-async def client(lsp_client: LanguageClient, project: Path):  # type: ignore[no-untyped-def]
-    params = lsp.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        root_uri=project.as_uri(),
-        initialization_options={"generateOnSave": False, "diagnosticsDelayMs": 0},
-    )
-    await lsp_client.initialize_session(params)
-    yield
-    await lsp_client.shutdown_session()
+client = project_client()
 
 
 def full_compile(project: Path, text: str) -> list[tuple[int, int, str]]:

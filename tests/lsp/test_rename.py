@@ -4,15 +4,13 @@ applied and the design it gives is analysed: it must have no error."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-import pytest_lsp
-from lsp_helpers import MANIFEST, apply_edits, make_client, open_doc, wait_for_diagnostics, write_design
+from lsp_helpers import MANIFEST, apply_edits, open_doc, project_client, wait_for_diagnostics, write_design
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 
 from kit_core.analyzer import analyze
 from kit_core.lower import parse_file
@@ -77,19 +75,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_design(tmp_path_factory.mktemp("rename"), files) / "design"
 
 
-@pytest_lsp.fixture(
-    scope="module",
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "kit_lsp"], client_factory=make_client),
-)
-async def client(lsp_client: LanguageClient, project: Path):  # type: ignore[no-untyped-def]
-    params = lsp.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        root_uri=project.as_uri(),
-        initialization_options={"generateOnSave": False, "diagnosticsDelayMs": 0},
-    )
-    await lsp_client.initialize_session(params)
-    yield
-    await lsp_client.shutdown_session()
+client = project_client()
 
 
 def _position(text: str, needle: str, skip: int = 0) -> lsp.Position:

@@ -5,14 +5,20 @@ edits must land on the current text, not on offsets of an older one."""
 from __future__ import annotations
 
 import asyncio
-import sys
 from pathlib import Path
 
 import pytest
-import pytest_lsp
-from lsp_helpers import MANIFEST, apply_edits, make_client, open_doc, replace_all, wait_for_diagnostics, write_design
+from lsp_helpers import (
+    MANIFEST,
+    apply_edits,
+    open_doc,
+    project_client,
+    replace_all,
+    wait_for_diagnostics,
+    write_design,
+)
 from lsprotocol import types as lsp
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -42,21 +48,11 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_design(tmp_path_factory.mktemp("fresh"), files) / "design"
 
 
-@pytest_lsp.fixture(
-    scope="module",
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "kit_lsp"], client_factory=make_client),
+client = project_client(
+    # an edit right after an analysis waits for this debounce: it is not analysed yet when
+    # the rename is asked (with the fix, the rename never depends on that timing)
+    options={"generateOnSave": False, "diagnosticsDelayMs": 5000},
 )
-async def client(lsp_client: LanguageClient, project: Path):  # type: ignore[no-untyped-def]
-    params = lsp.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        root_uri=project.as_uri(),
-        # an edit right after an analysis waits for this debounce: it is not analysed yet
-        # when the rename is asked (with the fix, the rename never depends on that timing)
-        initialization_options={"generateOnSave": False, "diagnosticsDelayMs": 5000},
-    )
-    await lsp_client.initialize_session(params)
-    yield
-    await lsp_client.shutdown_session()
 
 
 async def test_rename_right_after_an_edit_of_another_buffer(client: LanguageClient, project: Path) -> None:

@@ -6,23 +6,21 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-import pytest_lsp
 from lsp_helpers import (
     STOCK_PROTO,
     codes,
-    make_client,
     next_log,
     open_doc,
+    project_client,
     replace_all,
     wait_for_diagnostics,
     write_design,
 )
 from lsprotocol import types as lsp
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 
 # the body of a fresh stub (what the user replaces)
 FRESH_BODY = (
@@ -83,19 +81,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-@pytest_lsp.fixture(
-    scope="module",
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "kit_lsp"], client_factory=make_client),
-)
-async def client(lsp_client: LanguageClient, project: Path):  # type: ignore[no-untyped-def]
-    params = lsp.InitializeParams(
-        capabilities=client_capabilities("neovim"),
-        root_uri=project.as_uri(),
-        initialization_options={"generateOnSave": True, "generateDelayMs": 20, "diagnosticsDelayMs": 0},
-    )
-    await lsp_client.initialize_session(params)
-    yield
-    await lsp_client.shutdown_session()
+client = project_client("neovim", options={"generateOnSave": True, "generateDelayMs": 20, "diagnosticsDelayMs": 0})
 
 
 def _save(client: LanguageClient, uri: str) -> None:
