@@ -133,7 +133,7 @@ class DiskHost:
         self._root = str(self.root)
         self.real_root = os.path.realpath(self.root)
         self._dirs: dict[str, tuple[str, PathProblem | None]] = {"": (self.real_root, None)}
-        self._real_heads: dict[str, str] = {}  # directory -> `real_dir` of it (asked once per output)
+        self._real_heads: dict[str, str] = {}  # directory -> its `real_dir` (`real` asks once per output)
         self._inside: set[str] = set()  # directories _guard found inside the project
         # directories found absent (until this host makes them): nothing below one needs a
         # look (a clean run's ~2,000 outputs would each cost three failing system calls)
@@ -245,7 +245,7 @@ class DiskHost:
         head, name = posixpath.split(path)
         base = self._real_heads.get(head)
         if base is None:
-            base = self._real_heads[head] = self._relative(self._dir(head)[0])
+            base = self._real_heads[head] = self.real_dir(head)
         return f"{base}/{name}" if base else name
 
     def real_dir(self, path: str) -> str:
