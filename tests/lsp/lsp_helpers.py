@@ -133,9 +133,23 @@ def _versions(client: LanguageClient) -> dict[str, int]:
     return client.__dict__.setdefault("kit_versions", {})  # type: ignore[no-any-return]
 
 
+def publishes(client: LanguageClient) -> dict[str, list[tuple[int | None, list[lsp.Diagnostic]]]]:
+    """uri -> every publishDiagnostics received by this client, in order: (version, list). A
+    test that asks what was published in between reads it here (polling the last list can
+    miss one that was replaced before the poll ran)."""
+    return client.__dict__.setdefault("kit_publishes", {})  # type: ignore[no-any-return]
+
+
+def published_now(client: LanguageClient, uri: str) -> list[list[lsp.Diagnostic]]:
+    """Every list published for the document's current version, in order."""
+    version = _versions(client).get(uri)
+    return [diags for v, diags in publishes(client).get(uri, []) if v == version]
+
+
 def _publish(client: LanguageClient, params: lsp.PublishDiagnosticsParams) -> None:
     client.diagnostics[params.uri] = params.diagnostics
     _published(client)[params.uri] = params.version
+    publishes(client).setdefault(params.uri, []).append((params.version, list(params.diagnostics)))
 
 
 def _register(client: LanguageClient, params: lsp.RegistrationParams) -> None:

@@ -4,12 +4,11 @@ replace it when that ends; an edit is looked at the same way."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from lsp_helpers import open_doc, project_client, replace_all, write_design
+from lsp_helpers import open_doc, project_client, published_now, replace_all, write_design
 from lsp_helpers import wait_for_diagnostics as _wait
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
@@ -62,20 +61,13 @@ def places(diags: Sequence[lsp.Diagnostic]) -> list[tuple[int, int, str]]:
 
 
 async def published_lists(client: LanguageClient, uri: str, until: list[tuple[int, int, str]]) -> list[list[object]]:
-    """Every list published for ``uri``'s current version, in order, until ``until`` is."""
+    """Every list published for ``uri``'s current version, in order (a list published again
+    unchanged counted once), once ``until`` is the last."""
+    await _wait(client, uri, lambda diags: places(diags) == until, timeout=180)
     seen: list[list[object]] = []
-    await _wait(client, uri, timeout=120)
-
-    async def watch() -> None:
-        while True:
-            now = places(client.diagnostics[uri])
-            if not seen or seen[-1] != now:
-                seen.append(now)  # type: ignore[arg-type]
-            if now == until:
-                return
-            await asyncio.sleep(0.005)
-
-    await asyncio.wait_for(watch(), 180)
+    for diags in published_now(client, uri):
+        if not seen or seen[-1] != places(diags):
+            seen.append(places(diags))  # type: ignore[arg-type]
     return seen
 
 
