@@ -217,7 +217,8 @@ func (s *Server) Addr() string { return s.lis.Addr() }
 // Stop sets every health status to NOT_SERVING, ends the health watches
 // once they have sent it, stops accepting calls and waits for in-flight
 // calls within ctx; when ctx ends first the remaining
-// calls are cut off and ctx's error is returned. Stop is a no-op (nil) when
+// calls are cut off and ctx's error is returned. It then writes out the
+// access lines the logger holds for a batch. Stop is a no-op (nil) when
 // the server never served; a Serve after Stop returns nil at once.
 func (s *Server) Stop(ctx context.Context) error {
 	if !s.lis.Stop() {
@@ -229,6 +230,8 @@ func (s *Server) Stop(ctx context.Context) error {
 		s.gs.GracefulStop()
 		close(done)
 	}()
+	// The access lines of the last calls may be held for a batch: write them out.
+	defer func() { _ = log.FlushLogger(s.Logger()) }()
 	select {
 	case <-done:
 		return nil

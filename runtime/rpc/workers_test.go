@@ -2,7 +2,11 @@ package rpc_test
 
 import (
 	"context"
+	"encoding/json"
+	"os"
 	"runtime/metrics"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -10,6 +14,7 @@ import (
 
 	"google.golang.org/grpc"
 
+	"github.com/kitdev/kit/runtime/log"
 	"github.com/kitdev/kit/runtime/rpc"
 )
 
@@ -67,5 +72,69 @@ func TestConcurrentCallsRunOnReusedWorkers(t *testing.T) {
 	created := goroutinesCreated() - before - rounds*inFlight
 	if created > rounds*inFlight/4 {
 		t.Errorf("%d goroutines created for %d calls beyond the callers: calls are not running on reused workers", created, rounds*inFlight)
+	}
+}
+
+// With the access log on a file (as the generated service logs to stderr) the lines of
+// calls ending together are written in batches: after Stop every call's line is in the
+// file, whole, and a line written at once (a recovered panic's) comes after the access
+// line held before it.
+func TestAccessLinesToAFileAreCompleteAfterStop(t *testing.T) {
+	const callers, each = 8, 25
+	f, err := os.CreateTemp(t.TempDir(), "access-*.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	prev := log.Default()
+	t.Cleanup(func() { log.SetDefault(prev) })
+	srv := rpc.NewServer()
+	srv.RegisterService(&echoDesc, struct{}{})
+	srv.SetLogger(log.New(f))
+	h := newHarnessOn(t, srv)
+	var wg sync.WaitGroup
+	for c := range callers {
+		wg.Go(func() {
+			for i := range each {
+				text := "ok:" + strconv.Itoa(c*each+i)
+				if c == 0 && i == each/2 {
+					text = "panic"
+				}
+				_, _ = h.call(context.Background(), text)
+			}
+		})
+	}
+	wg.Wait()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(f.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var access, internal, panics int
+	for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("broken line %q: %v", line, err)
+		}
+		switch m["msg"] {
+		case "panic recovered":
+			// The access log runs inside the recovery: its line (held) is given first.
+			if internal == 0 {
+				t.Fatalf("the panic line came before the access line of its call")
+			}
+			panics++
+		case "grpc request":
+			if m["code"] == "Internal" {
+				internal++
+			}
+			access++
+		}
+	}
+	if access != callers*each || panics != 1 {
+		t.Fatalf("%d access lines and %d panic lines after Stop, want %d and 1", access, panics, callers*each)
 	}
 }
