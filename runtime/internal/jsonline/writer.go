@@ -6,13 +6,14 @@ import (
 	"sync"
 )
 
-// maxHeld bounds the bytes a LockedWriter holds: a Hold that would pass it
-// writes the batch itself, so a slow reader slows the callers down rather
-// than growing the buffer.
-const maxHeld = 256 << 10
+// maxHeld bounds the bytes a LockedWriter holds (a few hundred lines): a
+// Hold that would pass it writes the batch itself, so a slow reader slows
+// the callers down rather than growing the buffer.
+const maxHeld = 64 << 10
 
-// maxKept is the largest batch buffer kept for reuse.
-const maxKept = 64 << 10
+// maxKept is the largest batch buffer kept for reuse (a full batch's, grown
+// by append, is kept: the two buffers are reused however busy the server).
+const maxKept = 4 * maxHeld
 
 // LockedWriter serialises writes to W. The log package hands it to its
 // slog.JSONHandler and to the Sink of the same logger, so lines written
