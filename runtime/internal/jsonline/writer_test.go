@@ -34,6 +34,27 @@ func (r *recorder) count() int {
 	return len(r.writes)
 }
 
+// line is caller c's i-th line in the tests below: its numbers and i%97 x's.
+func line(c, i int) string { return fmt.Sprintf("%d %d %s\n", c, i, strings.Repeat("x", i%97)) }
+
+// checkLines checks that text holds each of callers' each lines once, whole, in each
+// caller's order.
+func checkLines(t *testing.T, text string, callers, each int) {
+	t.Helper()
+	lines := strings.SplitAfter(text, "\n")
+	if lines = lines[:len(lines)-1]; len(lines) != callers*each {
+		t.Fatalf("%d lines, want %d", len(lines), callers*each)
+	}
+	next := make([]int, callers)
+	for _, l := range lines {
+		var c, i int
+		if _, err := fmt.Sscanf(l, "%d %d", &c, &i); err != nil || c >= callers || i != next[c] || l != line(c, i) {
+			t.Fatalf("line %q broken or out of order", l)
+		}
+		next[c]++
+	}
+}
+
 // oneProc runs the test on one P, so the writer goroutine cannot run while the test's
 // goroutine keeps running.
 func oneProc(t *testing.T) {
@@ -89,7 +110,7 @@ func TestHeldLinesAreWrittenInBatchesByTheWriterGoroutine(t *testing.T) {
 	for c := range callers {
 		wg.Go(func() {
 			for i := range each {
-				_ = w.Hold(fmt.Appendf(nil, "%d %d\n", c, i))
+				_ = w.Hold([]byte(line(c, i)))
 				runtime.Gosched()
 			}
 		})
@@ -101,18 +122,7 @@ func TestHeldLinesAreWrittenInBatchesByTheWriterGoroutine(t *testing.T) {
 		}
 		runtime.Gosched()
 	}
-	lines := strings.Split(strings.TrimSuffix(r.text(), "\n"), "\n")
-	if len(lines) != callers*each {
-		t.Fatalf("%d lines written without a Flush, want %d", len(lines), callers*each)
-	}
-	next := make([]int, callers)
-	for _, l := range lines {
-		var c, i int
-		if _, err := fmt.Sscanf(l, "%d %d", &c, &i); err != nil || i != next[c] {
-			t.Fatalf("line %q out of order or broken (want %d of %d)", l, next[c], c)
-		}
-		next[c]++
-	}
+	checkLines(t, r.text(), callers, each) // written without a Flush
 	if n := r.count(); n > callers*each/4 {
 		t.Errorf("%d writes for %d lines: the lines are not batched", n, callers*each)
 	}
@@ -128,11 +138,10 @@ func TestConcurrentLinesComeOutWholeAndInOrder(t *testing.T) {
 	for c := range callers {
 		wg.Go(func() {
 			for i := range each {
-				line := fmt.Appendf(nil, "%d %d %s\n", c, i, strings.Repeat("x", i%97))
 				if i%10 == 9 {
-					_, _ = w.Write(line)
+					_, _ = w.Write([]byte(line(c, i)))
 				} else {
-					_ = w.Hold(line)
+					_ = w.Hold([]byte(line(c, i)))
 				}
 			}
 		})
@@ -141,18 +150,7 @@ func TestConcurrentLinesComeOutWholeAndInOrder(t *testing.T) {
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSuffix(r.text(), "\n"), "\n")
-	if len(lines) != callers*each {
-		t.Fatalf("%d lines, want %d", len(lines), callers*each)
-	}
-	next := make([]int, callers)
-	for _, l := range lines {
-		var c, i int
-		if _, err := fmt.Sscanf(l, "%d %d ", &c, &i); err != nil || i != next[c] || l != fmt.Sprintf("%d %d %s", c, i, strings.Repeat("x", i%97)) {
-			t.Fatalf("line %q broken or out of order (want %d of %d)", l, next[c], c)
-		}
-		next[c]++
-	}
+	checkLines(t, r.text(), callers, each)
 }
 
 // A Hold that would hold more than maxHeld bytes writes the batch itself.
