@@ -37,6 +37,20 @@ func (r *recorder) count() int {
 // line is caller c's i-th line in the tests below: its numbers and i%97 x's.
 func line(c, i int) string { return fmt.Sprintf("%d %d %s\n", c, i, strings.Repeat("x", i%97)) }
 
+// fromCallers runs f(c, i) for i in [0, each) on each of callers goroutines c and waits
+// for them.
+func fromCallers(callers, each int, f func(c, i int)) {
+	var wg sync.WaitGroup
+	for c := range callers {
+		wg.Go(func() {
+			for i := range each {
+				f(c, i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
 // checkLines checks that text holds each of callers' each lines once, whole, in each
 // caller's order.
 func checkLines(t *testing.T, text string, callers, each int) {
@@ -106,16 +120,10 @@ func TestHeldLinesAreWrittenInBatchesByTheWriterGoroutine(t *testing.T) {
 	const callers, each = 16, 50
 	r := &recorder{}
 	w := &LockedWriter{W: r, Batch: true}
-	var wg sync.WaitGroup
-	for c := range callers {
-		wg.Go(func() {
-			for i := range each {
-				_ = w.Hold([]byte(line(c, i)))
-				runtime.Gosched()
-			}
-		})
-	}
-	wg.Wait()
+	fromCallers(callers, each, func(c, i int) {
+		_ = w.Hold([]byte(line(c, i)))
+		runtime.Gosched()
+	})
 	for range 1000 {
 		if strings.Count(r.text(), "\n") == callers*each {
 			break
@@ -134,19 +142,13 @@ func TestConcurrentLinesComeOutWholeAndInOrder(t *testing.T) {
 	const callers, each = 8, 400
 	r := &recorder{}
 	w := &LockedWriter{W: r, Batch: true}
-	var wg sync.WaitGroup
-	for c := range callers {
-		wg.Go(func() {
-			for i := range each {
-				if i%10 == 9 {
-					_, _ = w.Write([]byte(line(c, i)))
-				} else {
-					_ = w.Hold([]byte(line(c, i)))
-				}
-			}
-		})
-	}
-	wg.Wait()
+	fromCallers(callers, each, func(c, i int) {
+		if i%10 == 9 {
+			_, _ = w.Write([]byte(line(c, i)))
+		} else {
+			_ = w.Hold([]byte(line(c, i)))
+		}
+	})
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)
 	}
