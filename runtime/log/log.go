@@ -88,9 +88,13 @@ type slogLogger struct {
 }
 
 // New returns a Logger that writes JSON lines to w, filtered by the
-// process-wide level.
+// process-wide level. When w is a file (stderr, as the generated service
+// logs) the servers' access lines are written in batches while calls keep the
+// process busy (see Flush); other lines are written at once, after the
+// access lines before them.
 func New(w io.Writer) Logger {
-	out := &jsonline.LockedWriter{W: w}
+	_, file := w.(*os.File)
+	out := &jsonline.LockedWriter{W: w, Batch: file}
 	return &slogLogger{l: slog.New(slog.NewJSONHandler(out, &slog.HandlerOptions{Level: level})), out: out}
 }
 
@@ -229,6 +233,21 @@ func (f follow) With(args ...any) Logger {
 	n = append(n, f.args...)
 	n = append(n, args...)
 	return follow{args: n}
+}
+
+// Flush writes the access lines the default logger holds for its next batch
+// (see New); the HTTP and gRPC servers' Stop call it once their calls have
+// ended, so no line is lost on a normal exit.
+func Flush() error { return FlushLogger(Default()) }
+
+// FlushLogger writes the access lines l holds for its next batch, if any.
+func FlushLogger(l Logger) error {
+	if src, ok := l.(jsonline.Source); ok {
+		if sink := src.LineSink(); sink != nil {
+			return sink.Flush()
+		}
+	}
+	return nil
 }
 
 // Discard returns a logger that writes nothing.

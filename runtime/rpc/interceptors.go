@@ -323,5 +323,7 @@ func writeCallLine(sink *jsonline.Sink, ctx context.Context, level log.Level, me
 		appendPeer(ln, p.Addr)
 	}
 	ctxline.AppendIDs(ln, ctx)
-	_ = sink.Write(ln)
+	// Held for the logger's next batch (one system call for the lines of the calls that
+	// end together); Stop flushes it.
+	_ = sink.Hold(ln)
 }

@@ -81,6 +81,19 @@ type Server struct {
 	lis      listener.State
 }
 
+// minStreamWorkers is the least number of stream workers. grpc-go hands a call to an idle
+// worker and starts a goroutine for it when none is idle; a fresh goroutine grows (copies)
+// its stack on the way to the handler, about 15% of a unary call's CPU on the bench
+// machine (bench/README.md, gRPC round 4), so there should be a worker for each call in
+// flight. Not many more: idle workers take calls in turn (first in, first out) and the GC
+// halves the stack of a worker that sat idle, so a worker beyond the concurrency grows its
+// stack again once per GC (64 workers at 16 callers cost more than 16 did).
+const minStreamWorkers = 16
+
+// streamWorkers is the number of stream workers: minStreamWorkers, or one per CPU on a
+// larger machine.
+func streamWorkers() uint32 { return uint32(max(minStreamWorkers, runtime.GOMAXPROCS(0))) }
+
 // NewServer builds a server. The health service is always registered; the
 // reflection service when WithReflection(true) is given.
 func NewServer(opts ...Option) *Server {
@@ -98,7 +111,7 @@ func NewServer(opts ...Option) *Server {
 		// handler instead (see intercepted), which costs no allocation per call.
 		// Calls run on long-lived workers whose stacks have already grown: a goroutine per
 		// call would grow (copy) its stack through the interceptors on every call.
-		grpc.NumStreamWorkers(uint32(runtime.GOMAXPROCS(0))),
+		grpc.NumStreamWorkers(streamWorkers()),
 	}
 	if o.stats != nil {
 		gopts = append(gopts, grpc.StatsHandler(skipSystem{o.stats}))
@@ -204,7 +217,8 @@ func (s *Server) Addr() string { return s.lis.Addr() }
 // Stop sets every health status to NOT_SERVING, ends the health watches
 // once they have sent it, stops accepting calls and waits for in-flight
 // calls within ctx; when ctx ends first the remaining
-// calls are cut off and ctx's error is returned. Stop is a no-op (nil) when
+// calls are cut off and ctx's error is returned. It then writes out the
+// access lines the logger holds for a batch. Stop is a no-op (nil) when
 // the server never served; a Serve after Stop returns nil at once.
 func (s *Server) Stop(ctx context.Context) error {
 	if !s.lis.Stop() {
@@ -216,6 +230,8 @@ func (s *Server) Stop(ctx context.Context) error {
 		s.gs.GracefulStop()
 		close(done)
 	}()
+	// The access lines of the last calls may be held for a batch: write them out.
+	defer func() { _ = log.FlushLogger(s.Logger()) }()
 	select {
 	case <-done:
 		return nil

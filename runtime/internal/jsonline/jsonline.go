@@ -17,22 +17,6 @@ import (
 	"unicode/utf8"
 )
 
-// LockedWriter serialises writes to W. The log package hands it to its
-// slog.JSONHandler and to the Sink of the same logger, so lines written
-// either way never interleave.
-type LockedWriter struct {
-	mu sync.Mutex
-	W  io.Writer
-}
-
-// Write writes p to W under the lock.
-func (l *LockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	n, err := l.W.Write(p)
-	l.mu.Unlock()
-	return n, err
-}
-
 // Sink is the raw-line side of a JSON logger.
 type Sink struct {
 	// W receives one Write per line.
@@ -156,10 +140,37 @@ func (ln *Line) AddrPort(key string, ap netip.AddrPort) {
 func (s *Sink) Write(ln *Line) error {
 	ln.b = append(ln.b, '}', '\n')
 	_, err := s.W.Write(ln.b)
+	ln.recycle()
+	return err
+}
+
+// Hold ends the line and hands it to s.W's Hold when W is a LockedWriter
+// (which may hold it for a batch: see LockedWriter.Hold), else writes it as
+// Write does; it recycles the line.
+func (s *Sink) Hold(ln *Line) error {
+	lw, ok := s.W.(*LockedWriter)
+	if !ok {
+		return s.Write(ln)
+	}
+	ln.b = append(ln.b, '}', '\n')
+	err := lw.Hold(ln.b)
+	ln.recycle()
+	return err
+}
+
+// Flush writes the lines s.W holds (see LockedWriter.Flush); nil when W
+// holds none.
+func (s *Sink) Flush() error {
+	if lw, ok := s.W.(*LockedWriter); ok {
+		return lw.Flush()
+	}
+	return nil
+}
+
+func (ln *Line) recycle() {
 	if cap(ln.b) <= 16<<10 {
 		linePool.Put(ln)
 	}
-	return err
 }
 
 // clock caches the text of one second of one location: formatting the
