@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/kitdev/kit/runtime/log"
@@ -47,3 +48,60 @@ func TestDefaultStackAllocations(t *testing.T) {
 		t.Fatalf("default stack: %.0f allocations per request, bare mux %.0f", k, b)
 	}
 }
+
+// A body whose Content-Length is within the default cap is read as it is:
+// net/http ends it at that length, so the cap's counting reader (two
+// allocations) is left out. The default stack then costs a POST what it
+// costs a GET: one allocation over a bare ServeMux.
+func TestDefaultStackAllocationsWithBody(t *testing.T) {
+	prev := log.Default()
+	t.Cleanup(func() { log.SetDefault(prev) })
+	endpoint := func(w http.ResponseWriter, r *http.Request) {
+		var in struct {
+			Name string `json:"name"`
+		}
+		if err := server.DecodeJSONBody(r, &in); err != nil {
+			server.WriteValidationError(w, r, err)
+			return
+		}
+		server.WriteResponse(w, r, 201, &in)
+	}
+	bare := http.NewServeMux()
+	bare.HandleFunc("POST /users", endpoint)
+	s := server.New(nil)
+	s.SetLogger(log.New(io.Discard))
+	s.HandleFunc("POST /users", endpoint)
+	kit := s.Handler()
+
+	const payload = `{"name":"Ada"}`
+	body := strings.NewReader(payload)
+	req := httptest.NewRequest("POST", "/users", body)
+	req.Header.Set("Content-Type", "application/json")
+	rec := &statusWriter{h: http.Header{}}
+	allocs := func(h http.Handler) float64 {
+		return testing.AllocsPerRun(200, func() {
+			body.Reset(payload)
+			clear(rec.h)
+			rec.status = 0
+			h.ServeHTTP(rec, req)
+			if rec.status != 201 {
+				t.Fatalf("status %d", rec.status)
+			}
+		})
+	}
+	b, k := allocs(bare), allocs(kit)
+	t.Logf("kit %.0f bare %.0f", k, b)
+	if k-b > 1 {
+		t.Fatalf("default stack: %.0f allocations per POST, bare mux %.0f", k, b)
+	}
+}
+
+// statusWriter keeps the status of each answer and drops its bytes.
+type statusWriter struct {
+	h      http.Header
+	status int
+}
+
+func (w *statusWriter) Header() http.Header         { return w.h }
+func (w *statusWriter) WriteHeader(status int)      { w.status = status }
+func (w *statusWriter) Write(p []byte) (int, error) { return len(p), nil }

@@ -168,6 +168,14 @@ func refuseContentLength(w http.ResponseWriter) {
 	WriteFrameworkError(w, http.StatusRequestEntityTooLarge, MsgEntityTooLarge)
 }
 
+// withinCap reports whether r's body cannot pass max bytes anyway: net/http
+// ends a body with a Content-Length at that length, so a declared length
+// within the cap needs no counting reader (two allocations per request
+// saved). A chunked body (length -1) or a longer one is capped.
+func withinCap(r *http.Request, max int64) bool {
+	return r.ContentLength >= 0 && r.ContentLength <= max
+}
+
 // cappedBody is a body capped by SetDefaultMaxBodySize; WithLimits swaps
 // the cap for its own.
 type cappedBody struct {
