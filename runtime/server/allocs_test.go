@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kitdev/kit/runtime/log"
 	"github.com/kitdev/kit/runtime/server"
@@ -105,3 +106,40 @@ type statusWriter struct {
 func (w *statusWriter) Header() http.Header         { return w.h }
 func (w *statusWriter) WriteHeader(status int)      { w.status = status }
 func (w *statusWriter) Write(p []byte) (int, error) { return len(p), nil }
+
+// A handler deadline (server.handlerTimeout, @timeout) costs a route the
+// request copy that carries it and the deadline's context: no timer, no
+// child registered on the request context, unless the handler waits on it.
+func TestHandlerTimeoutAllocations(t *testing.T) {
+	prev := log.Default()
+	t.Cleanup(func() { log.SetDefault(prev) })
+	endpoint := func(w http.ResponseWriter, r *http.Request) {
+		if err := r.Context().Err(); err != nil {
+			server.WriteError(w, r, err)
+			return
+		}
+		server.WriteResponse(w, r, 200, struct {
+			ID string `json:"id"`
+		}{r.PathValue("id")})
+	}
+	build := func(d time.Duration) http.Handler {
+		s := server.New(nil)
+		s.SetLogger(log.New(io.Discard))
+		s.SetDefaultHandlerTimeout(d)
+		s.HandleFunc("GET /users/{id}", endpoint)
+		return s.Handler()
+	}
+	req := httptest.NewRequest("GET", "/users/42", nil)
+	rec := &statusWriter{h: http.Header{}}
+	allocs := func(h http.Handler) float64 {
+		return testing.AllocsPerRun(200, func() {
+			clear(rec.h)
+			h.ServeHTTP(rec, req)
+		})
+	}
+	without, with := allocs(build(0)), allocs(build(time.Minute))
+	t.Logf("with a handler timeout %.0f, without %.0f", with, without)
+	if with-without > 2 {
+		t.Fatalf("a handler timeout costs %.0f allocations per request", with-without)
+	}
+}

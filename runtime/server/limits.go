@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"time"
@@ -68,8 +67,8 @@ func (lh *limitsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r = &r2
 	}
 	if d := lh.l.Timeout; d > 0 {
-		ctx, cancel := context.WithTimeout(r.Context(), d)
-		defer cancel()
+		ctx := withDeadline(r.Context(), d)
+		defer ctx.stop()
 		r = r.WithContext(ctx)
 		if !lh.l.Streaming {
 			extendWriteDeadline(w, r, d)

@@ -227,8 +227,8 @@ func (rt *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if !rt.ownTimeout {
 		if d := time.Duration(rt.s.hTimeout.Load()); d > 0 {
-			ctx, cancel := context.WithTimeout(r.Context(), d)
-			defer cancel()
+			ctx := withDeadline(r.Context(), d)
+			defer ctx.stop()
 			r = r.WithContext(ctx)
 			if !rt.streaming {
 				extendWriteDeadline(w, r, d)
