@@ -97,16 +97,6 @@ func TestDefaultStackAllocationsWithBody(t *testing.T) {
 	}
 }
 
-// statusWriter keeps the status of each answer and drops its bytes.
-type statusWriter struct {
-	h      http.Header
-	status int
-}
-
-func (w *statusWriter) Header() http.Header         { return w.h }
-func (w *statusWriter) WriteHeader(status int)      { w.status = status }
-func (w *statusWriter) Write(p []byte) (int, error) { return len(p), nil }
-
 // A handler deadline (server.handlerTimeout, @timeout) costs a route the
 // request copy that carries it and the deadline's context: no timer, no
 // child registered on the request context, unless the handler waits on it.
