@@ -68,8 +68,16 @@ func (c *deadlineCtx) AfterFunc(f func()) func() bool {
 	return context.AfterFunc(c.start(), f)
 }
 
-// Value reads the request context's values.
-func (c *deadlineCtx) Value(key any) any { return c.Context.Value(key) }
+// Value reads the request context's values, through the real deadline
+// context once there is one: context.Cause (which asks Err first, so a done
+// context is real by then) and a derived context looking for its parent's
+// cancellation find the deadline's.
+func (c *deadlineCtx) Value(key any) any {
+	if in := c.inner.Load(); in != nil {
+		return in.ctx.Value(key)
+	}
+	return c.Context.Value(key)
+}
 
 // String names the context for debugging.
 func (c *deadlineCtx) String() string { return "server.deadlineCtx" }

@@ -114,3 +114,24 @@ func TestDeadlineCtxConcurrentUse(t *testing.T) {
 		t.Fatalf("Err %v: stop after the deadline changed it", ctx.Err())
 	}
 }
+
+// context.Cause sees the deadline as context.WithTimeout's would, even when
+// nobody asked for Done or Err before.
+func TestDeadlineCtxCause(t *testing.T) {
+	ctx := withDeadline(context.Background(), 5*time.Millisecond)
+	defer ctx.stop()
+	if err := context.Cause(ctx); err != nil {
+		t.Fatalf("Cause before the deadline: %v", err)
+	}
+	time.Sleep(10 * time.Millisecond)
+	if err := context.Cause(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Cause after the deadline: %v", err)
+	}
+	type key struct{}
+	parent := context.WithValue(context.Background(), key{}, "v")
+	vctx := withDeadline(parent, time.Hour)
+	defer vctx.stop()
+	if vctx.Value(key{}) != "v" {
+		t.Fatal("values of the request context are not read")
+	}
+}
