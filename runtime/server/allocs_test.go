@@ -20,30 +20,12 @@ import (
 // logger the handler takes from the request (as generated logic does).
 // (Not run under -race, where sync.Pool drops items at random.)
 func TestDefaultStackAllocations(t *testing.T) {
-	prev := log.Default()
-	t.Cleanup(func() { log.SetDefault(prev) })
 	endpoint := func(w http.ResponseWriter, r *http.Request) {
 		log.FromContext(r.Context()).Debug("not written")
-		server.WriteResponse(w, r, 200, struct {
-			ID string `json:"id"`
-		}{r.PathValue("id")})
+		getUser(w, r)
 	}
-	bare := http.NewServeMux()
-	bare.HandleFunc("GET /users/{id}", endpoint)
-	s := server.New(nil)
-	s.SetLogger(log.New(io.Discard))
-	s.HandleFunc("GET /users/{id}", endpoint)
-	kit := s.Handler()
-
 	req := httptest.NewRequest("GET", "/users/42", nil)
-	rec := httptest.NewRecorder()
-	allocs := func(h http.Handler) float64 {
-		return testing.AllocsPerRun(200, func() {
-			clear(rec.Header())
-			h.ServeHTTP(rec, req)
-		})
-	}
-	b, k := allocs(bare), allocs(kit)
+	b, k := overBare(t, "GET /users/{id}", endpoint, req, nil, 200)
 	t.Logf("kit %.0f bare %.0f", k, b)
 	if k-b > 1 {
 		t.Fatalf("default stack: %.0f allocations per request, bare mux %.0f", k, b)
@@ -55,42 +37,11 @@ func TestDefaultStackAllocations(t *testing.T) {
 // allocations) is left out. The default stack then costs a POST what it
 // costs a GET: one allocation over a bare ServeMux.
 func TestDefaultStackAllocationsWithBody(t *testing.T) {
-	prev := log.Default()
-	t.Cleanup(func() { log.SetDefault(prev) })
-	endpoint := func(w http.ResponseWriter, r *http.Request) {
-		var in struct {
-			Name string `json:"name"`
-		}
-		if err := server.DecodeJSONBody(r, &in); err != nil {
-			server.WriteValidationError(w, r, err)
-			return
-		}
-		server.WriteResponse(w, r, 201, &in)
-	}
-	bare := http.NewServeMux()
-	bare.HandleFunc("POST /users", endpoint)
-	s := server.New(nil)
-	s.SetLogger(log.New(io.Discard))
-	s.HandleFunc("POST /users", endpoint)
-	kit := s.Handler()
-
 	const payload = `{"name":"Ada"}`
 	body := strings.NewReader(payload)
 	req := httptest.NewRequest("POST", "/users", body)
 	req.Header.Set("Content-Type", "application/json")
-	rec := &statusWriter{h: http.Header{}}
-	allocs := func(h http.Handler) float64 {
-		return testing.AllocsPerRun(200, func() {
-			body.Reset(payload)
-			clear(rec.h)
-			rec.status = 0
-			h.ServeHTTP(rec, req)
-			if rec.status != 201 {
-				t.Fatalf("status %d", rec.status)
-			}
-		})
-	}
-	b, k := allocs(bare), allocs(kit)
+	b, k := overBare(t, "POST /users", createUser, req, func() { body.Reset(payload) }, 201)
 	t.Logf("kit %.0f bare %.0f", k, b)
 	if k-b > 1 {
 		t.Fatalf("default stack: %.0f allocations per POST, bare mux %.0f", k, b)
@@ -108,9 +59,7 @@ func TestHandlerTimeoutAllocations(t *testing.T) {
 			server.WriteError(w, r, err)
 			return
 		}
-		server.WriteResponse(w, r, 200, struct {
-			ID string `json:"id"`
-		}{r.PathValue("id")})
+		getUser(w, r)
 	}
 	build := func(d time.Duration) http.Handler {
 		s := server.New(nil)
@@ -120,16 +69,42 @@ func TestHandlerTimeoutAllocations(t *testing.T) {
 		return s.Handler()
 	}
 	req := httptest.NewRequest("GET", "/users/42", nil)
-	rec := &statusWriter{h: http.Header{}}
-	allocs := func(h http.Handler) float64 {
-		return testing.AllocsPerRun(200, func() {
-			clear(rec.h)
-			h.ServeHTTP(rec, req)
-		})
-	}
+	allocs := func(h http.Handler) float64 { return allocsPerRequest(t, h, req, nil, 200) }
 	without, with := allocs(build(0)), allocs(build(time.Minute))
 	t.Logf("with a handler timeout %.0f, without %.0f", with, without)
 	if with-without > 2 {
 		t.Fatalf("a handler timeout costs %.0f allocations per request", with-without)
 	}
+}
+
+// allocsPerRequest is the allocations of one request to h, reset (if not
+// nil) run before each; every answer must have the status want.
+func allocsPerRequest(t *testing.T, h http.Handler, req *http.Request, reset func(), want int) float64 {
+	t.Helper()
+	rec := &statusWriter{h: http.Header{}}
+	return testing.AllocsPerRun(200, func() {
+		if reset != nil {
+			reset()
+		}
+		clear(rec.h)
+		rec.status = 0
+		h.ServeHTTP(rec, req)
+		if rec.status != want {
+			t.Fatalf("status %d, want %d", rec.status, want)
+		}
+	})
+}
+
+// overBare is the allocations of one request to a bare ServeMux and to the
+// default server stack, both serving endpoint on pattern.
+func overBare(t *testing.T, pattern string, endpoint http.HandlerFunc, req *http.Request, reset func(), want int) (bare, kit float64) {
+	t.Helper()
+	prev := log.Default()
+	t.Cleanup(func() { log.SetDefault(prev) })
+	mux := http.NewServeMux()
+	mux.HandleFunc(pattern, endpoint)
+	s := server.New(nil)
+	s.SetLogger(log.New(io.Discard))
+	s.HandleFunc(pattern, endpoint)
+	return allocsPerRequest(t, mux, req, reset, want), allocsPerRequest(t, s.Handler(), req, reset, want)
 }
