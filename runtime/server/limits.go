@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"time"
@@ -68,8 +67,8 @@ func (lh *limitsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r = &r2
 	}
 	if d := lh.l.Timeout; d > 0 {
-		ctx, cancel := context.WithTimeout(r.Context(), d)
-		defer cancel()
+		ctx := withDeadline(r.Context(), d)
+		defer ctx.stop()
 		r = r.WithContext(ctx)
 		if !lh.l.Streaming {
 			extendWriteDeadline(w, r, d)
@@ -166,6 +165,14 @@ func extendWriteDeadline(w http.ResponseWriter, r *http.Request, d time.Duration
 func refuseContentLength(w http.ResponseWriter) {
 	w.Header().Set("Connection", "close")
 	WriteFrameworkError(w, http.StatusRequestEntityTooLarge, MsgEntityTooLarge)
+}
+
+// withinCap reports whether r's body cannot pass max bytes anyway: net/http
+// ends a body with a Content-Length at that length, so a declared length
+// within the cap needs no counting reader (two allocations per request
+// saved). A chunked body (length -1) or a longer one is capped.
+func withinCap(r *http.Request, max int64) bool {
+	return r.ContentLength >= 0 && r.ContentLength <= max
 }
 
 // cappedBody is a body capped by SetDefaultMaxBodySize; WithLimits swaps

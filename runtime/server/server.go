@@ -227,8 +227,8 @@ func (rt *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if !rt.ownTimeout {
 		if d := time.Duration(rt.s.hTimeout.Load()); d > 0 {
-			ctx, cancel := context.WithTimeout(r.Context(), d)
-			defer cancel()
+			ctx := withDeadline(r.Context(), d)
+			defer ctx.stop()
 			r = r.WithContext(ctx)
 			if !rt.streaming {
 				extendWriteDeadline(w, r, d)
@@ -252,7 +252,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	r, st := reqctx.New(r, w)
 	rw := st.W
-	if max := s.maxBody.Load(); max > 0 && r.Body != nil && r.Body != http.NoBody {
+	if max := s.maxBody.Load(); max > 0 && r.Body != nil && r.Body != http.NoBody && !withinCap(r, max) {
 		r.Body = &cappedBody{ReadCloser: http.MaxBytesReader(w, r.Body, max), orig: r.Body}
 	}
 	if h, ok := (*s.sys.Load())[r.URL.Path]; ok {
