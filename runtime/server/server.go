@@ -538,6 +538,9 @@ func (s *Server) Stop(ctx context.Context) error {
 	s.mu.Lock()
 	hs := s.httpServer
 	s.mu.Unlock()
+	// The access lines of the last requests may be held for a batch: write
+	// them out once the requests have ended.
+	defer func() { _ = log.FlushLogger(s.Logger()) }()
 	if err := hs.Shutdown(ctx); err != nil {
 		_ = hs.Close()
 		return err
