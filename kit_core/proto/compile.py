@@ -24,10 +24,10 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 from importlib import resources
 from pathlib import Path
 from threading import Event
@@ -90,8 +90,7 @@ def compile_protos(
     read from it, or taken from ``texts``). ``isolate``: a long-lived process asks for a
     large input to be compiled in a child protoc, which ``cancel`` being set ends
     (`Cancelled` is raised). ``quick``: only protoc's own messages about ``names`` are
-    wanted (no files, no source info, no second look at the files after the first that
-    failed)."""
+    wanted (no files, no source info): every one's errors, in one run (`_umbrella`)."""
     if not names:
         return Compiled()
     # deferred: a design without protos never loads protoc or protobuf (~15 ms)
@@ -117,11 +116,17 @@ def compile_protos(
             args.append("--include_imports")
         size = _input_bytes(given, names)
         isolate = isolate and size > ISOLATE_BYTES
+        inputs: Callable[[Sequence[str]], list[str]] = list
+        if quick and len(names) > 1:
+            umbrellas = Path(tmp) / "umbrella"
+            given = [umbrellas, *given]
+            inputs = partial(_umbrella, umbrellas)
         if not known and size > SPLIT_BYTES and len(names) > 1 and _cores() > 1:
-            halves = _compile_halves(Path(tmp), [f"-I{p}" for p in given], args[1:], names, isolate, cancel, quick)
+            includes = [f"-I{p}" for p in given]
+            halves = _compile_halves(Path(tmp), includes, args[1:], names, isolate, cancel, quick, inputs)
             if halves is not None:
                 return halves
-        args = [*(f"-I{p}" for p in given), *args, *names]
+        args = [*(f"-I{p}" for p in given), *args, *inputs(names)]
         rc, lines = _run(args, isolate, cancel)
         if known and rc != 0 and len(subset) < len(known) and _missed(lines, known):
             pb.write_bytes(descriptor_pb2.FileDescriptorSet(file=known).SerializeToString())
@@ -151,6 +156,7 @@ def _compile_halves(
     isolate: bool,
     cancel: Event | None,
     quick: bool,
+    inputs: Callable[[Sequence[str]], list[str]] = list,
 ) -> Compiled | None:
     """``names`` compiled as two halves side by side (one in a child protoc; the other here
     too unless ``isolate``), each with the imports it needs: the serial compile's files in
@@ -163,7 +169,10 @@ def _compile_halves(
 
     halves = _halve(includes, names)
     outs = [tmp / "half0.pb", tmp / "half1.pb"]
-    runs = [[*includes, f"--descriptor_set_out={out}", *flags, *half] for out, half in zip(outs, halves, strict=True)]
+    runs = [
+        [*includes, f"--descriptor_set_out={out}", *flags, *inputs(half)]
+        for out, half in zip(outs, halves, strict=True)
+    ]
     second: list[tuple[int, list[str]]] = []
     worker = threading.Thread(target=lambda: second.append(_run(runs[1], True, cancel)), name="kit-protoc-half")
     worker.start()
@@ -199,6 +208,23 @@ def _halve(includes: list[str], names: Sequence[str]) -> tuple[list[str], list[s
             return ordered[:cut], ordered[cut:]
         acc += size
     return ordered[:-1], ordered[-1:]
+
+
+# the folder of the protos that import the inputs of a quick compile (see `_umbrella`)
+UMBRELLA_DIR = ".kit-first-pass"
+
+
+def _umbrella(base: Path, names: Sequence[str]) -> list[str]:
+    """One input for protoc that imports ``names``, in their order (written under ``base``, an
+    import root of the run): given several inputs, protoc stops at the first that fails and
+    says nothing of the rest, but it builds every import of one input, failing or not, and
+    reports each one's errors; the files load in the same order, so a name defined twice is
+    reported where the compile of ``names`` reports it. Its own messages are dropped."""
+    name = f"{UMBRELLA_DIR}/{len(list(base.rglob('*.proto')))}.proto"
+    imports = "".join(f'import "{n}";\n' for n in names)
+    (base / name).parent.mkdir(parents=True, exist_ok=True)
+    (base / name).write_text(f'syntax = "proto3";\n{imports}', encoding="utf-8")
+    return [name]
 
 
 def in_protoc_order(names: Iterable[str], by_name: Mapping[str, descriptor_pb2.FileDescriptorProto]) -> list[Any]:
@@ -267,12 +293,17 @@ _IMPORT = re.compile(r'^\s*import\s+(?:public\s+|weak\s+)?"([^"]+)"', re.MULTILI
 _NOT_FOUND = re.compile(r'Import "([^"]+)" was not found')
 
 
+def imports_in(text: str) -> list[str]:
+    """The import names a proto's text imports, by its import statements."""
+    return _IMPORT.findall(text)
+
+
 def _imported(
     known: Sequence[descriptor_pb2.FileDescriptorProto], texts: Iterable[str]
 ) -> list[descriptor_pb2.FileDescriptorProto]:
     """The known files that ``texts`` import, directly or not, in ``known``'s order."""
     by_name = {f.name: f for f in known}
-    todo = [name for text in texts for name in _IMPORT.findall(text)]
+    todo = [name for text in texts for name in imports_in(text)]
     seen: set[str] = set()
     while todo:
         name = todo.pop()
@@ -347,10 +378,13 @@ def _parse_lines(lines: Sequence[str], path: Sequence[Path]) -> list[Message]:
         if m is None or not _is_proto_name(m.group("name"), path):
             foreign.append(line)
             continue
+        name = _import_name(m.group("name"), path)
+        if name.startswith(UMBRELLA_DIR + "/"):
+            continue  # "Import ... had errors": said in the file that has them
         lno, col = m.group("line"), m.group("col")
         out.append(
             Message(
-                _import_name(m.group("name"), path),
+                name,
                 int(lno) - 1 if lno else -1,
                 int(col) - 1 if col else -1,
                 m.group("text"),

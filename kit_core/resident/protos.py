@@ -52,6 +52,7 @@ class Protos:
         # told (from a background thread) when a full compile behind a first pass has ended
         self.on_ready: Callable[[], None] | None = None
         self._full: _Full | None = None  # the full compile behind the current first pass
+        self._shown: set[str] = set()  # import names of the protos the last diagnostics were in
 
     @property
     def pending(self) -> bool:
@@ -134,7 +135,7 @@ class Protos:
         if early:
             thread.start()
         try:
-            quick = first_pass(self.root, self.root.parent, manifest, sources, good)
+            quick = first_pass(self.root, self.root.parent, manifest, sources, good, self._shown)
         except BaseException:
             full.cancel.set()
             raise
@@ -162,6 +163,7 @@ class Protos:
         """The proto stage's diagnostics, and the clashes of gRPC and HTTP service directories."""
         pd = self._design
         if pd is None:
+            self._shown = set()
             return []
         out = list(pd.diagnostics)
         if pd.compiled:
@@ -169,6 +171,8 @@ class Protos:
             from kit_core.proto.checks import http_dir_clashes
 
             out += http_dir_clashes(pd, manifest, getattr(analysis, "http", None))
+        # a first pass looks at these again: on display, they must not wait for the full compile
+        self._shown = {_rel(d.span.path, pd.root) for d in out if d.span.path and _under(d.span.path, pd.root)}
         return out
 
     def _remember_outlines(self) -> None:
@@ -229,6 +233,10 @@ def _stamp(path: str) -> tuple[int, int]:
     except OSError:
         return (0, -1)
     return (st.st_mtime_ns, st.st_size)
+
+
+def _rel(path: str, root: Path) -> str:
+    return Path(path).relative_to(root).as_posix()
 
 
 def _under(path: str, root: Path) -> bool:
