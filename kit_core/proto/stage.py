@@ -170,10 +170,13 @@ def first_pass(
     if not todo or sum(_proto_size(pd, plan.buffers, n) for n in todo) <= ISOLATE_BYTES:
         return None
     if plan.reused is None:
-        todo = _import_closure(pd, plan.buffers, {*plan.buffers, *shown})
+        datas = _import_closure(pd, plan.buffers, {*plan.buffers, *shown})
+        todo = sorted(datas)
+    else:
+        datas = {n: _proto_bytes(pd, plan.buffers, n) for n in todo}
     texts: dict[str, str] = {}
     for name in todo:
-        stripped = strip_custom_options(_proto_bytes(pd, plan.buffers, name))
+        stripped = strip_custom_options(datas[name])
         if stripped is None:
             return None
         texts[name] = stripped.decode("utf-8", errors="replace")
@@ -185,20 +188,19 @@ def first_pass(
     return pd
 
 
-def _import_closure(pd: ProtoDesign, buffers: Mapping[str, str], seeds: Iterable[str]) -> list[str]:
-    """``seeds`` and the design protos they import, directly or not (sorted): the import
-    statements of their texts say which (an import the pattern misses is still read by
-    protoc, from disk, with its errors)."""
+def _import_closure(pd: ProtoDesign, buffers: Mapping[str, str], seeds: Iterable[str]) -> dict[str, bytes]:
+    """``seeds`` and the design protos they import, directly or not, with their texts: the
+    import statements say which (an import the pattern misses is still read by protoc,
+    from disk, with its errors)."""
     names = set(pd.names)
-    out: set[str] = set()
+    out: dict[str, bytes] = {}
     todo = [n for n in seeds if n in names]
     while todo:
         name = todo.pop()
         if name not in out:
-            out.add(name)
-            text = _proto_bytes(pd, buffers, name).decode("utf-8", errors="replace")
-            todo += [i for i in imports_in(text) if i in names and i not in out]
-    return sorted(out)
+            out[name] = data = _proto_bytes(pd, buffers, name)
+            todo += [i for i in imports_in(data.decode("utf-8", errors="replace")) if i in names and i not in out]
+    return out
 
 
 def _proto_bytes(pd: ProtoDesign, buffers: Mapping[str, str], name: str) -> bytes:
