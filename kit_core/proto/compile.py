@@ -46,6 +46,9 @@ ISOLATE_BYTES = 1_000_000
 # A one-off compile of more than this, of several protos, runs as two halves side by side
 # (one in a child protoc) when the machine has two cores: buf's compiler uses both.
 SPLIT_BYTES = 1_000_000
+# The niceness of a child protoc compiling behind a first pass: on a machine with two cores
+# the server, the first pass and the full compile would otherwise share them evenly.
+BACKGROUND_NICE = 10
 CANCEL_POLL_S = 0.05  # how often a child protoc's waiter looks whether it is still wanted
 
 
@@ -276,11 +279,15 @@ def _run(args: list[str], isolate: bool, cancel: Event | None = None) -> tuple[i
 
 
 def _run_child(args: list[str], cancel: Event | None) -> tuple[int, list[str]]:
-    """protoc in a child process, ended as soon as ``cancel`` is set."""
+    """protoc in a child process, ended as soon as ``cancel`` is set. A compile that can be
+    cancelled runs behind a first pass (`kit_core.resident.protos`): its child yields the
+    cores to the first pass and the server (`BACKGROUND_NICE`), whose answer is awaited."""
     with tempfile.TemporaryFile() as err:
         child = subprocess.Popen(
             [sys.executable, "-m", "grpc_tools.protoc", *args], stdout=subprocess.DEVNULL, stderr=err
         )
+        if cancel is not None:
+            _lower_priority(child.pid)
         while True:
             try:
                 rc = child.wait(timeout=CANCEL_POLL_S if cancel is not None else None)
@@ -292,6 +299,14 @@ def _run_child(args: list[str], cancel: Event | None) -> tuple[int, list[str]]:
                     raise Cancelled() from None
         err.seek(0)
         return rc, err.read().decode("utf-8", errors="replace").splitlines()
+
+
+def _lower_priority(pid: int) -> None:
+    try:
+        own = os.getpriority(os.PRIO_PROCESS, 0)
+        os.setpriority(os.PRIO_PROCESS, pid, min(own + BACKGROUND_NICE, 19))
+    except (AttributeError, OSError):  # not POSIX, or the child has ended already
+        pass
 
 
 _IMPORT = re.compile(r'(?<![\w.])import\s+(?:public\s+|weak\s+)?"([^"]+)"')

@@ -6,6 +6,7 @@ are the full compile's, at the same places; what the server ends with is the ful
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 from dataclasses import dataclass
@@ -278,3 +279,25 @@ def test_background_jobs_wait_for_the_full_compile(tmp_path: Path) -> None:
     assert stub_drift.compute(snap) is None
     server: Any = SimpleNamespace(state=SimpleNamespace(settings=SimpleNamespace(breaking_baseline="HEAD")))
     assert breaking.make_compute(server)(snap) is None
+
+
+def test_the_full_compile_behind_a_first_pass_runs_at_a_lower_priority(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first pass is what the editor waits for: the full compile's child protoc yields the
+    cores to it and to the server."""
+    design = project(tmp_path, {"shop/v1/a.proto": GOOD})
+    monkeypatch.setattr(compile_mod, "ISOLATE_BYTES", 0)
+    niceness: dict[str, int] = {}
+    real_lower = compile_mod._lower_priority
+
+    def lower(pid: int) -> None:
+        real_lower(pid)
+        niceness["child"] = os.getpriority(os.PRIO_PROCESS, pid)  # the child is waited for after this
+
+    monkeypatch.setattr(compile_mod, "_lower_priority", lower)
+    roots = (design, compile_mod.well_known_root())
+    compile_mod.compile_protos(roots, ["shop/v1/a.proto"], isolate=True)
+    assert not niceness  # a compile that cannot be cancelled is awaited: it keeps its priority
+    done = compile_mod.compile_protos(roots, ["shop/v1/a.proto"], isolate=True, cancel=threading.Event())
+    assert done.files and niceness["child"] == min(os.getpriority(os.PRIO_PROCESS, 0) + compile_mod.BACKGROUND_NICE, 19)
