@@ -51,7 +51,6 @@ class ProtoDesign:
     messages: list[Message] = field(default_factory=list)  # protoc's, by file; with the diagnostics
     stamps: dict[str, object] = field(default_factory=dict)  # import name -> what it was compiled from
     first_pass: bool = False  # protoc's errors without option values (`first_pass`), standing in for a compile
-    covered: frozenset[str] = frozenset()  # a first pass: the protos it looked at (the others: not yet)
     _texts: dict[str, ProtoText] = field(default_factory=dict)
     _overrides: dict[str, str] = field(default_factory=dict)  # import name -> buffer text
 
@@ -161,9 +160,8 @@ def first_pass(
     Over a compile of the whole design (no ``last`` to reuse), only what the editor shows
     is looked at: the open protos (``overrides``), the protos whose diagnostics are on
     display (``shown``, import names) and what they import, directly or not. The other
-    protos have nothing on display and get nothing until the full compile (``covered``
-    says which were looked at): opening one proto of a large set does not wait for the
-    set."""
+    protos have nothing on display and get nothing until the full compile: opening one
+    proto of a large set does not wait for the set."""
     plan = _plan(root, project_root, manifest, overrides, last)
     pd = plan.pd
     todo = sorted(plan.dirty) if plan.reused is not None else list(pd.names)
@@ -184,7 +182,6 @@ def first_pass(
     pd.messages = [m for m in compiled.messages if not m.warning]
     pd.diagnostics = [_diagnostic(pd, m) for m in pd.messages]
     pd.first_pass = True
-    pd.covered = frozenset(todo)
     return pd
 
 

@@ -234,7 +234,7 @@ def test_an_opened_proto_of_a_set_is_looked_at_with_its_imports_only(
     monkeypatch.setattr(compile_mod, "_run_child", spy)
     first = s.compile(OPENED)
     assert given == [["base/v1/base.proto", "shop/v1/a.proto"]]
-    assert first.covered == {"base/v1/base.proto", "shop/v1/a.proto"} and not first.has_errors
+    assert first.first_pass and not first.has_errors
     assert not in_file(first, "zed/v1/bad.proto")  # not looked at: nothing shown, not an empty verdict
     final = s.settled(OPENED)
     assert rendered(final) == rendered(s.full(OPENED))
@@ -252,14 +252,26 @@ def test_an_opened_proto_of_a_set_is_looked_at_with_its_imports_only(
     assert rendered(s.settled(edited, 2)) == rendered(s.full(edited))
 
 
-def test_a_first_pass_with_nothing_open_compiles_nothing(tmp_path: Path, large: None) -> None:
+def test_a_first_pass_with_nothing_open_compiles_nothing(
+    tmp_path: Path, large: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A `.kit` file's analysis in a design whose protos are large and not open: no proto is
     looked at ahead of the full compile (it would be the whole set)."""
     design = project(tmp_path, {"shop/v1/a.proto": GOOD, "zed/v1/bad.proto": BAD})
     s = Session(design)
     manifest, protos = s.manifest, s.protos
+    quick_runs: list[list[str]] = []
+    real_run = compile_mod._run
+
+    def spy(args: list[str], isolate: bool, cancel: threading.Event | None = None) -> tuple[int, list[str]]:
+        if cancel is None:  # not the full compile
+            quick_runs.append(args)
+        return real_run(args, isolate, cancel)
+
+    monkeypatch.setattr(compile_mod, "_run", spy)
     first = protos.compile(manifest, {})[0]
-    assert first.first_pass and first.covered == frozenset() and not first.diagnostics
+    assert not quick_runs
+    assert first.first_pass and not first.diagnostics
     assert protos.pending and s.ready.wait(120)
     final = protos.compile(manifest, {})[0]  # the full compile, taken in
     assert not protos.pending and rendered(final) == rendered(s.full(GOOD)) and final.has_errors
