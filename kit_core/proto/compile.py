@@ -229,7 +229,8 @@ def _umbrella(base: Path, names: Sequence[str]) -> list[str]:
     reported where the compile of ``names`` reports it. Its own messages are dropped; it
     declares nothing, so protoc's print mode (a quick compile's) prints nothing."""
     name = f"{UMBRELLA_DIR}/{len(list(base.rglob('*.proto')))}.proto"
-    imports = "".join(f'import "{n}";\n' for n in names)
+    quoted = (n.replace("\\", "\\\\").replace('"', '\\"') for n in names)
+    imports = "".join(f'import "{n}";\n' for n in quoted)
     (base / name).parent.mkdir(parents=True, exist_ok=True)
     (base / name).write_text(f'syntax = "proto3";\n{imports}', encoding="utf-8")
     return [name]
@@ -309,7 +310,7 @@ def _lower_priority(pid: int) -> None:
         pass
 
 
-_IMPORT = re.compile(r'(?<![\w.])import\s+(?:public\s+|weak\s+)?"([^"]+)"')
+_IMPORT = re.compile(r'import\s+(?:public\s+|weak\s+)?"([^"]+)"')
 _NOT_FOUND = re.compile(r'Import "([^"]+)" was not found')
 
 

@@ -301,3 +301,10 @@ def test_a_quick_compile_reports_every_failing_file_in_one_run(tmp_path: Path, m
         got = [m for m in quick.messages if not m.warning]
         assert len(calls) == (1 if split else 2)
         assert sorted((Path(m.name).name, m.line, m.col, m.text) for m in got) == want
+
+
+def test_the_imports_of_a_text_are_its_import_statements() -> None:
+    from kit_core.proto.compile import imports_in
+
+    text = 'reimport "x";\n  import public "y";\n// import "z";\nimport\n "w";\nmessage M { string import = 1; }\n'
+    assert imports_in(text) == ["y", "w"]
