@@ -11,8 +11,9 @@ being edited into an error stay (at their last known places) until it compiles a
 With ``on_ready`` set (the language server), a large input (over `ISOLATE_BYTES`) is
 checked in two steps: the full compile starts in the background at once, and meanwhile a
 first pass compiles the same protos without their custom option values
-(`kit_core.proto.stage.first_pass`, a quarter of the CPU on a proto full of protovalidate
-rules) and stands as the design until the full compile ends; ``on_ready`` then asks for
+(`kit_core.proto.stage.first_pass`, a sixth of the CPU on a proto full of protovalidate
+rules; over a whole set, only the open protos, those with diagnostics on display and what
+they import) and stands as the design until the full compile ends; ``on_ready`` then asks for
 another analysis, which takes the full compile's design in its place (its diagnostics
 replace the first pass's whole). A change before then ends the full compile it makes
 stale (its child protoc is killed) and starts the next.
