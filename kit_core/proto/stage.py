@@ -179,7 +179,10 @@ def first_pass(
             return None
         texts[name] = stripped.decode("utf-8", errors="replace")
     compiled = compile_protos(pd.roots, todo, texts, plan.known, isolate=True, quick=True)
-    pd.messages = [m for m in compiled.messages if not m.warning]
+    # the protos not compiled again keep their messages (warnings): the full compile takes
+    # them as they are, and they stay on display meanwhile
+    kept = [m for m in plan.reused.messages if m.name not in plan.dirty] if plan.reused is not None else []
+    pd.messages = kept + [m for m in compiled.messages if not m.warning]
     pd.diagnostics = [_diagnostic(pd, m) for m in pd.messages]
     pd.first_pass = True
     return pd

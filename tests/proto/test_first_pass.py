@@ -125,8 +125,10 @@ def test_the_first_pass_is_the_full_compile_without_option_errors(tmp_path: Path
 def test_a_good_proto_ends_compiled_and_is_reused(tmp_path: Path, large: None, others: int) -> None:
     # with more than one proto the full compile starts after the first pass (which may
     # take both cores), instead of beside it
+    unused = 'import "google/protobuf/timestamp.proto";\n'  # a warning the other proto keeps
     more = {
-        f"other/v1/o{i}.proto": f'syntax = "proto3";\npackage other.v1;\nmessage O{i} {{}}\n' for i in range(others)
+        f"other/v1/o{i}.proto": f'syntax = "proto3";\npackage other.v1;\n{unused}message O{i} {{}}\n'
+        for i in range(others)
     }
     design = project(tmp_path, {"shop/v1/a.proto": GOOD, **more})
     s = Session(design)
@@ -137,6 +139,9 @@ def test_a_good_proto_ends_compiled_and_is_reused(tmp_path: Path, large: None, o
     edited = GOOD.replace("int64 n = 2", "Nowhere n = 2")
     first = s.compile(edited, 2)
     assert [line for line in rendered(first) if '"Nowhere" is not defined' in line]
+    # the other proto is not compiled again: its warning stays on display, as the full compile has it
+    warned = [line for line in rendered(s.full(edited)) if "/other/v1/" in line]
+    assert [line for line in rendered(first) if "/other/v1/" in line] == warned and len(warned) == others
     assert rendered(s.settled(edited, 2)) == rendered(s.full(edited))
 
 
