@@ -106,8 +106,8 @@ def compile_protos(
         given, subset, pb = path, list(known), Path(tmp) / "known.pb"
         out = Path(tmp) / "set.pb"
         # a quick compile writes nothing: protoc's print mode, on an input that declares
-        # nothing (`_umbrella`), checks the files as a compile does and prints nothing, and
-        # building and writing a descriptor set costs a large proto's check ~40% more
+        # nothing (`_umbrella`), checks the files as a compile does and prints nothing;
+        # building and writing a descriptor set was ~40% of a large proto's check
         args = ["--print_free_field_numbers"] if quick else ["--include_source_info"]
         if known:
             # only ``names`` come out (the caller has the rest), and protoc is given only the

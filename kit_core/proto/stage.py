@@ -154,8 +154,9 @@ def first_pass(
     values left out (`kit_core.proto.strip`): their syntax errors, unresolved types and
     duplicate names, at their places, in a fraction of a large proto's compile. None when
     that input is small (the full compile is as quick) or does not strip cleanly. The
-    result has no files (it did not compile) and no warnings; the full compile's
-    diagnostics replace it.
+    result has no files (it did not compile) and no warnings of its own (over ``last``,
+    the protos it does not compile again keep theirs); the full compile's diagnostics
+    replace it.
 
     Over a compile of the whole design (no ``last`` to reuse), only what the editor shows
     is looked at: the open protos (``overrides``), the protos whose diagnostics are on
