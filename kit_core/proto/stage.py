@@ -26,7 +26,14 @@ from typing import TYPE_CHECKING, Any
 
 from kit_core.designfiles import design_files
 from kit_core.diagnostics import Diagnostic, Severity, make
-from kit_core.proto.compile import ISOLATE_BYTES, Message, compile_protos, in_protoc_order, well_known_root
+from kit_core.proto.compile import (
+    ISOLATE_BYTES,
+    Message,
+    compile_protos,
+    imports_in,
+    in_protoc_order,
+    well_known_root,
+)
 from kit_core.proto.places import ProtoText
 from kit_core.proto.strip import strip_custom_options
 
@@ -141,32 +148,68 @@ def first_pass(
     manifest: Any,
     overrides: Mapping[str, str] | None = None,
     last: ProtoDesign | None = None,
+    shown: Iterable[str] = (),
 ) -> ProtoDesign | None:
     """The errors protoc finds in the protos `compile_design` would compile, custom option
     values left out (`kit_core.proto.strip`): their syntax errors, unresolved types and
     duplicate names, at their places, in a fraction of a large proto's compile. None when
     that input is small (the full compile is as quick) or does not strip cleanly. The
-    result has no files (it did not compile) and no warnings; the full compile's
-    diagnostics replace it."""
+    result has no files (it did not compile) and no warnings of its own (over ``last``,
+    the protos it does not compile again keep theirs); the full compile's diagnostics
+    replace it.
+
+    Over a compile of the whole design (no ``last`` to reuse), only what the editor shows
+    is looked at: the open protos (``overrides``), the protos whose diagnostics are on
+    display (``shown``, import names) and what they import, directly or not. The other
+    protos have nothing on display and get nothing until the full compile: opening one
+    proto of a large set does not wait for the set."""
     plan = _plan(root, project_root, manifest, overrides, last)
     pd = plan.pd
     todo = sorted(plan.dirty) if plan.reused is not None else list(pd.names)
-    if not todo:
+    if not todo or sum(_proto_size(pd, plan.buffers, n) for n in todo) <= ISOLATE_BYTES:
         return None
-    datas = {n: plan.buffers[n].encode("utf-8") if n in plan.buffers else _read(pd.root / n) for n in todo}
-    if sum(map(len, datas.values())) <= ISOLATE_BYTES:
-        return None
+    if plan.reused is None:
+        datas = _import_closure(pd, plan.buffers, {*plan.buffers, *shown})
+        todo = sorted(datas)
+    else:
+        datas = {n: _proto_bytes(pd, plan.buffers, n) for n in todo}
     texts: dict[str, str] = {}
-    for name, data in datas.items():
-        stripped = strip_custom_options(data)
+    for name in todo:
+        stripped = strip_custom_options(datas[name])
         if stripped is None:
             return None
         texts[name] = stripped.decode("utf-8", errors="replace")
     compiled = compile_protos(pd.roots, todo, texts, plan.known, isolate=True, quick=True)
-    pd.messages = [m for m in compiled.messages if not m.warning]
+    # the protos not compiled again keep their messages (warnings): the full compile takes
+    # them as they are, and they stay on display meanwhile
+    kept = [m for m in plan.reused.messages if m.name not in plan.dirty] if plan.reused is not None else []
+    pd.messages = kept + [m for m in compiled.messages if not m.warning]
     pd.diagnostics = [_diagnostic(pd, m) for m in pd.messages]
     pd.first_pass = True
     return pd
+
+
+def _import_closure(pd: ProtoDesign, buffers: Mapping[str, str], seeds: Iterable[str]) -> dict[str, bytes]:
+    """``seeds`` and the design protos they import, directly or not, with their texts: the
+    import statements say which (an import the pattern misses is still read by protoc,
+    from disk, with its errors)."""
+    names = set(pd.names)
+    out: dict[str, bytes] = {}
+    todo = [n for n in seeds if n in names]
+    while todo:
+        name = todo.pop()
+        if name not in out:
+            out[name] = data = _proto_bytes(pd, buffers, name)
+            todo += [i for i in imports_in(data.decode("utf-8", errors="replace")) if i in names and i not in out]
+    return out
+
+
+def _proto_bytes(pd: ProtoDesign, buffers: Mapping[str, str], name: str) -> bytes:
+    return buffers[name].encode("utf-8") if name in buffers else _read(pd.root / name)
+
+
+def _proto_size(pd: ProtoDesign, buffers: Mapping[str, str], name: str) -> int:
+    return len(buffers[name]) if name in buffers else _file_size(pd.root / name)
 
 
 @dataclass
@@ -199,7 +242,7 @@ def _plan(
 
 def _size(pd: ProtoDesign, plan: _Plan) -> int:
     """The bytes of the protos compiled again."""
-    return sum(len(plan.buffers[n]) if n in plan.buffers else _file_size(pd.root / n) for n in plan.dirty)
+    return sum(_proto_size(pd, plan.buffers, n) for n in plan.dirty)
 
 
 def _file_size(path: Path) -> int:

@@ -9,11 +9,15 @@ text: its syntax errors, unresolved types and duplicate names come out as they w
 the whole text, at the same line and column, and the full compile adds the option errors.
 
 What goes: `option (name)... = value;` statements, and `(name)... = value` entries of a
-`[...]` option list (the list itself when nothing else is left in it). Built-in options
-(`deprecated`, `json_name`, `allow_alias`, `features.*`, ...) stay: they decide errors of
-their own (an alias, a JSON name clash). Blanked bytes become spaces; newlines, carriage
-returns and tabs stay, so that every line keeps its bytes and protoc's columns (which
-count a tab to the next multiple of 8) stay right.
+`[...]` option list (the list itself when nothing else is left in it); and the built-in
+options no error depends on but their own value's (`deprecated = true|false`, and the file
+options naming another language's package: `go_package`, `java_package`, ...): protoc
+rewrites a file's whole source info once it has interpreted any option in it (a fifth of
+its time on a large proto), which a file with no option left does not pay. The other
+built-in options (`json_name`, `allow_alias`, `packed`, `features.*`, ...) stay: they decide
+errors of their own (an alias, a JSON name clash). Blanked bytes become spaces; newlines,
+carriage returns and tabs stay, so that every line keeps its bytes and protoc's columns
+(which count a tab to the next multiple of 8) stay right.
 """
 
 from __future__ import annotations
@@ -45,6 +49,15 @@ _VALUE = rb"\s*\([\w.\s]*\)(?:[^\[\]{}()\"'/;,]|" + _STRING + rb"|" + _FLAT + rb
 _ONE_CUSTOM = re.compile(rb"\[" + _VALUE + rb"\]")
 _CUSTOM_STATEMENT = re.compile(rb"option" + _VALUE + rb";")
 _PLAIN = re.compile(rb"\[(?:[^\[\]{}()\"'/;<>]|" + _STRING + rb")*\]")
+# built-in options that decide no error but their own value's (see above)
+_HARMLESS_FILE = rb"go_package|java_package|java_outer_classname|java_multiple_files|csharp_namespace"
+_HARMLESS_FILE += rb"|objc_class_prefix|php_namespace|php_class_prefix|php_metadata_namespace|ruby_package|swift_prefix"
+_HARMLESS_STATEMENT = re.compile(
+    rb"option\s+(?:deprecated|" + _HARMLESS_FILE + rb")\s*=\s*(?:" + _STRING + rb"|[\w.+-]+)\s*;"
+)
+_HARMLESS_ENTRY = re.compile(rb"\s*deprecated\s*=\s*(?:true|false)\s*")
+_HAS_HARMLESS_ENTRY = re.compile(rb"[\[,]\s*deprecated\s*=")
+_ONE_HARMLESS = re.compile(rb"\[" + _HARMLESS_ENTRY.pattern + rb"\]")  # the usual form, matched whole
 _OPEN = {b"[": b"]", b"{": b"}", b"(": b")", b"<": b">"}
 _CLOSE = frozenset(_OPEN.values())
 # every byte to a space but newline, carriage return and tab
@@ -123,7 +136,8 @@ def _cuts(data: bytes) -> list[tuple[int, int]]:
             return cuts
         tok = m.text
         if tok == b"option":
-            if (whole := _CUSTOM_STATEMENT.match(data, m.start)) is not None:
+            whole = _CUSTOM_STATEMENT.match(data, m.start) or _HARMLESS_STATEMENT.match(data, m.start)
+            if whole is not None:
                 cuts.append(whole.span())
                 toks.skip_to(whole.end())
                 continue
@@ -134,10 +148,12 @@ def _cuts(data: bytes) -> list[tuple[int, int]]:
             else:
                 pending = nxt
         elif tok == b"[":
-            if (whole := _ONE_CUSTOM.match(data, m.start)) is not None:
+            if (whole := _ONE_CUSTOM.match(data, m.start) or _ONE_HARMLESS.match(data, m.start)) is not None:
                 cuts.append(whole.span())
                 toks.skip_to(whole.end())
-            elif (whole := _PLAIN.match(data, m.start)) is not None:
+            elif (whole := _PLAIN.match(data, m.start)) is not None and not _HAS_HARMLESS_ENTRY.search(
+                data, m.start, whole.end()
+            ):
                 toks.skip_to(whole.end())
             else:
                 cuts += _option_list(toks, m.start)
@@ -178,7 +194,7 @@ def _statement_end(toks: _Tokens) -> int:
 
 def _option_list(toks: _Tokens, start: int) -> list[tuple[int, int]]:
     """After a `[` at ``start``: the ranges to blank in the option list it opens."""
-    entries: list[tuple[int, int, bool]] = []  # (start, end, custom) of each entry
+    entries: list[tuple[int, int, bool]] = []  # (start, end, blanked) of each entry
     commas: list[tuple[int, int]] = []  # the comma after each entry but the last
     entry_start, custom, first = start + 1, False, True
     while True:
@@ -187,7 +203,8 @@ def _option_list(toks: _Tokens, start: int) -> list[tuple[int, int]]:
             raise _Unsure()
         tok = m.text
         if tok in (b",", b"]"):
-            entries.append((entry_start, m.start, custom))
+            blank = custom or _HARMLESS_ENTRY.fullmatch(toks.data, entry_start, m.start) is not None
+            entries.append((entry_start, m.start, blank))
             if tok == b"]":
                 end = m.end
                 break
@@ -206,7 +223,7 @@ def _option_list(toks: _Tokens, start: int) -> list[tuple[int, int]]:
         return []
     if not kept:
         return [(start, end)]
-    # blank the custom entries and every comma that no longer sits between two kept entries
+    # blank the entries that go and every comma that no longer sits between two kept entries
     cuts = [(s, e) for s, e, c in entries if c]
     last = kept[-1]
     cuts += [commas[i] for i in range(len(commas)) if i not in kept or i >= last]

@@ -271,3 +271,40 @@ def test_a_large_recompile_keeps_nothing_of_the_last_compiles_set(tmp_path: Path
     for name in kept:
         assert large.file(name) is not last.file(name) and large.file(name) == last.file(name)
     assert [f.SerializeToString() for f in large.files] == [f.SerializeToString() for f in small.files]
+
+
+def test_a_quick_compile_reports_every_failing_file_in_one_run(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """protoc given several inputs stops at the first that fails; a quick compile (the first
+    pass's) reports each one's errors, as the full compile does, from one protoc run (or one
+    per half)."""
+    from kit_core.proto import compile as compile_mod
+
+    protos = {
+        "a/a.proto": 'syntax = "proto3";\npackage a;\nmessage A { int32 x = 1 }\n',
+        "b/b.proto": 'syntax = "proto3";\npackage b;\nimport "a/a.proto";\nmessage B { a.A a = 1; }\n',
+        "c/c.proto": 'syntax = "proto3";\npackage c;\nmessage C { Nope n = 1; }\n',
+        "e/e.proto": GOOD.replace("shop", "e"),
+    }
+    design = project(tmp_path, protos)
+    full = compile_dir(design)
+    want = sorted((Path(d.span.path).name, d.span.start_line, d.span.start_col, d.message) for d in full.diagnostics)
+    assert {name for name, *_ in want} == {"a.proto", "b.proto", "c.proto"}
+    roots = (design, compile_mod.well_known_root())
+    calls: list[list[str]] = []
+    real_run = compile_mod._run
+    monkeypatch.setattr(compile_mod, "_run", lambda args, *a: calls.append(args) or real_run(args, *a))
+    for split in (10**9, 0):  # one run, then two halves
+        monkeypatch.setattr(compile_mod, "SPLIT_BYTES", split)
+        monkeypatch.setattr(compile_mod, "_cores", lambda: 2)
+        calls.clear()
+        quick = compile_mod.compile_protos(roots, sorted(protos), quick=True)
+        got = [m for m in quick.messages if not m.warning]
+        assert len(calls) == (1 if split else 2)
+        assert sorted((Path(m.name).name, m.line, m.col, m.text) for m in got) == want
+
+
+def test_the_imports_of_a_text_are_its_import_statements() -> None:
+    from kit_core.proto.compile import imports_in
+
+    text = 'reimport "x";\n  import public "y";\n// import "z";\nimport\n "w";\nmessage M { string import = 1; }\n'
+    assert imports_in(text) == ["y", "w"]

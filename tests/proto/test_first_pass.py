@@ -6,6 +6,7 @@ are the full compile's, at the same places; what the server ends with is the ful
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 from dataclasses import dataclass
@@ -82,7 +83,9 @@ class Session:
         self.protos.on_ready = self.ready.set
 
     def compile(self, text: str, version: int = 1) -> Any:
-        return self.protos.compile(self.manifest, {self.path: Buf(self.path, text, version)})[0]
+        design = self.protos.compile(self.manifest, {self.path: Buf(self.path, text, version)})[0]
+        self.protos.diagnostics(self.manifest, None)  # published: what is on display
+        return design
 
     def settled(self, text: str, version: int = 1) -> Any:
         """What the server ends with: the design once the background compile was taken in."""
@@ -122,8 +125,10 @@ def test_the_first_pass_is_the_full_compile_without_option_errors(tmp_path: Path
 def test_a_good_proto_ends_compiled_and_is_reused(tmp_path: Path, large: None, others: int) -> None:
     # with more than one proto the full compile starts after the first pass (which may
     # take both cores), instead of beside it
+    unused = 'import "google/protobuf/timestamp.proto";\n'  # a warning the other proto keeps
     more = {
-        f"other/v1/o{i}.proto": f'syntax = "proto3";\npackage other.v1;\nmessage O{i} {{}}\n' for i in range(others)
+        f"other/v1/o{i}.proto": f'syntax = "proto3";\npackage other.v1;\n{unused}message O{i} {{}}\n'
+        for i in range(others)
     }
     design = project(tmp_path, {"shop/v1/a.proto": GOOD, **more})
     s = Session(design)
@@ -134,6 +139,9 @@ def test_a_good_proto_ends_compiled_and_is_reused(tmp_path: Path, large: None, o
     edited = GOOD.replace("int64 n = 2", "Nowhere n = 2")
     first = s.compile(edited, 2)
     assert [line for line in rendered(first) if '"Nowhere" is not defined' in line]
+    # the other proto is not compiled again: its warning stays on display, as the full compile has it
+    warned = [line for line in rendered(s.full(edited)) if "/other/v1/" in line]
+    assert [line for line in rendered(first) if "/other/v1/" in line] == warned and len(warned) == others
     assert rendered(s.settled(edited, 2)) == rendered(s.full(edited))
 
 
@@ -183,6 +191,97 @@ def test_without_a_listener_the_full_compile_is_all(tmp_path: Path, large: None)
     assert rendered(s.compile(text)) == rendered(s.full(text)) and not s.protos.pending
 
 
+BASE = 'syntax = "proto3";\npackage base.v1;\nmessage Base {\n  string id = 1;\n}\n'
+OPENED = GOOD.replace(
+    'import "google/protobuf/descriptor.proto";\n',
+    'import "google/protobuf/descriptor.proto";\nimport "base/v1/base.proto";\n',
+)
+OPENED = OPENED.replace("int64 n = 2 [(limit) = 7];", "int64 n = 2 [(limit) = 7];\n  base.v1.Base base = 3;")
+OTHER = 'syntax = "proto3";\npackage other.v1;\nmessage O {\n  string id = 1;\n}\n'
+BAD = 'syntax = "proto3";\npackage zed.v1;\nmessage Z {\n  Nowhere id = 1;\n}\n'
+
+
+def protoc_inputs(args: list[str]) -> list[str]:
+    """The protos a protoc command line compiles: its inputs, and those the one input that
+    imports them all names (`compile._umbrella`)."""
+    roots = [Path(a[2:]) for a in args if a.startswith("-I")]
+    out: list[str] = []
+    for name in (a for a in args if not a.startswith("-")):
+        if name.startswith(compile_mod.UMBRELLA_DIR + "/"):
+            text = next(r / name for r in roots if (r / name).is_file()).read_text()
+            out += compile_mod.imports_in(text)
+        else:
+            out.append(name)
+    return out
+
+
+def in_file(pd: Any, name: str) -> list[str]:
+    return [line for line in rendered(pd) if f"/{name}:" in line]
+
+
+def test_an_opened_proto_of_a_set_is_looked_at_with_its_imports_only(
+    tmp_path: Path, large: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Over no earlier compile, the first pass compiles the open proto and what it imports
+    (counted: the files given to protoc); a proto it did not look at gets nothing until the
+    full compile, which has its error."""
+    others = {f"other/v{i}/o.proto": OTHER.replace("other.v1", f"other.v{i}") for i in range(1, 4)}
+    protos = {"shop/v1/a.proto": OPENED, "base/v1/base.proto": BASE, "zed/v1/bad.proto": BAD, **others}
+    s = Session(project(tmp_path, protos))
+    given: list[list[str]] = []
+    real_run = compile_mod._run_child
+
+    def spy(args: list[str], cancel: threading.Event | None) -> tuple[int, list[str]]:
+        if cancel is None:  # the first pass (the full compile can be cancelled)
+            given.append(protoc_inputs(args))
+        return real_run(args, cancel)
+
+    monkeypatch.setattr(compile_mod, "_run_child", spy)
+    first = s.compile(OPENED)
+    assert given == [["base/v1/base.proto", "shop/v1/a.proto"]]
+    assert first.first_pass and not first.has_errors
+    assert not in_file(first, "zed/v1/bad.proto")  # not looked at: nothing shown, not an empty verdict
+    final = s.settled(OPENED)
+    assert rendered(final) == rendered(s.full(OPENED))
+    (error,) = in_file(final, "zed/v1/bad.proto")
+    assert '"Nowhere" is not defined' in error
+
+    # its error on display, the next first pass looks at it again (the design has an error:
+    # no compile to reuse, so the whole design is compiled again): current, never stale
+    edited = OPENED.replace("int64 n = 2", "Nowhere n = 2")
+    given.clear()
+    first = s.compile(edited, 2)
+    assert given == [["base/v1/base.proto", "shop/v1/a.proto", "zed/v1/bad.proto"]]
+    assert in_file(first, "zed/v1/bad.proto") == [error]
+    assert [line for line in in_file(first, "shop/v1/a.proto") if '"Nowhere" is not defined' in line]
+    assert rendered(s.settled(edited, 2)) == rendered(s.full(edited))
+
+
+def test_a_first_pass_with_nothing_open_compiles_nothing(
+    tmp_path: Path, large: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A `.kit` file's analysis in a design whose protos are large and not open: no proto is
+    looked at ahead of the full compile (it would be the whole set)."""
+    design = project(tmp_path, {"shop/v1/a.proto": GOOD, "zed/v1/bad.proto": BAD})
+    s = Session(design)
+    manifest, protos = s.manifest, s.protos
+    quick_runs: list[list[str]] = []
+    real_run = compile_mod._run
+
+    def spy(args: list[str], isolate: bool, cancel: threading.Event | None = None) -> tuple[int, list[str]]:
+        if cancel is None:  # not the full compile
+            quick_runs.append(args)
+        return real_run(args, isolate, cancel)
+
+    monkeypatch.setattr(compile_mod, "_run", spy)
+    first = protos.compile(manifest, {})[0]
+    assert not quick_runs
+    assert first.first_pass and not first.diagnostics
+    assert protos.pending and s.ready.wait(120)
+    final = protos.compile(manifest, {})[0]  # the full compile, taken in
+    assert not protos.pending and rendered(final) == rendered(s.full(GOOD)) and final.has_errors
+
+
 def test_background_jobs_wait_for_the_full_compile(tmp_path: Path) -> None:
     """Stub drift and breaking changes read compiled protos: over a first pass (nothing
     compiled yet) they would find every gRPC stub and message gone; they leave what they
@@ -197,3 +296,25 @@ def test_background_jobs_wait_for_the_full_compile(tmp_path: Path) -> None:
     assert stub_drift.compute(snap) is None
     server: Any = SimpleNamespace(state=SimpleNamespace(settings=SimpleNamespace(breaking_baseline="HEAD")))
     assert breaking.make_compute(server)(snap) is None
+
+
+def test_the_full_compile_behind_a_first_pass_runs_at_a_lower_priority(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first pass is what the editor waits for: the full compile's child protoc yields the
+    cores to it and to the server."""
+    design = project(tmp_path, {"shop/v1/a.proto": GOOD})
+    monkeypatch.setattr(compile_mod, "ISOLATE_BYTES", 0)
+    niceness: dict[str, int] = {}
+    real_lower = compile_mod._lower_priority
+
+    def lower(pid: int) -> None:
+        real_lower(pid)
+        niceness["child"] = os.getpriority(os.PRIO_PROCESS, pid)  # the child is waited for after this
+
+    monkeypatch.setattr(compile_mod, "_lower_priority", lower)
+    roots = (design, compile_mod.well_known_root())
+    compile_mod.compile_protos(roots, ["shop/v1/a.proto"], isolate=True)
+    assert not niceness  # a compile that cannot be cancelled is awaited: it keeps its priority
+    done = compile_mod.compile_protos(roots, ["shop/v1/a.proto"], isolate=True, cancel=threading.Event())
+    assert done.files and niceness["child"] == min(os.getpriority(os.PRIO_PROCESS, 0) + compile_mod.BACKGROUND_NICE, 19)

@@ -29,35 +29,43 @@ def test_a_custom_option_list_goes_whole() -> None:
 @pytest.mark.parametrize(
     ("text", "left"),
     [
-        ('int64 a = 1 [(x.y) = 1, deprecated = true, (x.z).w = {a: "]"}];', "int64 a = 1 [ deprecated = true ];"),
+        ('int64 a = 1 [(x.y) = 1, packed = true, (x.z).w = {a: "]"}];', "int64 a = 1 [ packed = true ];"),
         (
             'int64 a = 1 [deprecated = true, (x.y) = 1, json_name = "aB"];',
-            'int64 a = 1 [deprecated = true, json_name = "aB"];',
+            'int64 a = 1 [ json_name = "aB"];',
         ),
+        # `deprecated` decides no error: it goes too (no option left to interpret)
+        ('int64 a = 1 [(x.y) = 1, deprecated = true, (x.z).w = {a: "]"}];', "int64 a = 1 ;"),
+        ("V = 2 [deprecated = true];", "V = 2 ;"),
+        ('string d = 1 [json_name = "dN", deprecated = false];', 'string d = 1 [json_name = "dN" ];'),
+        ('string d = 1 [json_name = "deprecated = true"];', 'string d = 1 [json_name = "deprecated = true"];'),
         ('int64 a = 1 [json_name = "aB", (x.y) = {b: [1, 2]}];', 'int64 a = 1 [json_name = "aB" ];'),
         ("V = 1 [(x.y) = 1];", "V = 1 ;"),
         ('string p = 1 [(v.f).string.pattern = "^[a-z](x)$"];', "string p = 1 ;"),
         ("int64 a = 1 [(x.y) = {a: {b: <c: 1>}; d: 2}];", "int64 a = 1 ;"),
     ],
 )
-def test_custom_entries_go_builtin_ones_stay(text: str, left: str) -> None:
+def test_custom_entries_go_builtin_ones_that_decide_errors_stay(text: str, left: str) -> None:
     assert squeeze(stripped(text)) == squeeze(left)
 
 
-def test_custom_option_statements_go_builtin_ones_stay() -> None:
+def test_custom_option_statements_go_builtin_ones_that_decide_errors_stay() -> None:
     text = (
         'option go_package = "x/y;y";\n'
+        "option java_multiple_files = true;\n"
+        "option optimize_for = LITE_RUNTIME;\n"
         "option (a.b) = true;\n"
         "message M {\n"
         '  option (buf.validate.message).cel = {id: "w", expression: "this.a >= this.b; {"};\n'
         "  option (c) = {\n    d: 1\n    e: [1, 2]\n  };\n"
         "  int64 a = 1;\n"
         "}\n"
-        "enum E {\n  option allow_alias = true;\n  A = 0;\n  B = 0;\n}\n"
+        "enum E {\n  option allow_alias = true;\n  option deprecated = true;\n  A = 0;\n  B = 0;\n}\n"
         'service S {\n  rpc R(M) returns (M) {\n    option (google.api.http) = {get: "/v1/{a}"};\n  }\n}\n'
     )
     out = stripped(text)
-    assert 'option go_package = "x/y;y";' in out and "option allow_alias = true;" in out
+    assert "option allow_alias = true;" in out and "option optimize_for = LITE_RUNTIME;" in out
+    assert "go_package" not in out and "java_multiple_files" not in out and "deprecated" not in out
     assert "(a.b)" not in out and "cel" not in out and "d: 1" not in out and "google.api" not in out
     assert "message M {" in out and "int64 a = 1;" in out and "rpc R(M) returns (M) {" in out
 
@@ -95,5 +103,5 @@ def test_text_that_does_not_scan_has_no_stripped_form(text: str) -> None:
 
 
 def test_nothing_to_strip_is_the_same_bytes() -> None:
-    data = b'syntax = "proto3";\nmessage A { string id = 1 [deprecated = true]; map<string, A> m = 2; }\n'
+    data = b'syntax = "proto3";\nmessage A { string id = 1 [packed = true]; map<string, A> m = 2; }\n'
     assert strip_custom_options(data) == data
