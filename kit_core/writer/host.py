@@ -139,6 +139,7 @@ class DiskHost:
         # look (a clean run's ~2,000 outputs would each cost three failing system calls)
         self._absent: set[str] = set()
         self._prefix = os.path.join(self._root, "")
+        self._walked: dict[str, list[str]] = {}  # files_under, by folder
 
     def _abs(self, path: str) -> str:
         return self._prefix + path if path else self._root  # `path` is relative (checked by the plan)
@@ -261,7 +262,15 @@ class DiskHost:
 
     def files_under(self, path: str) -> list[str]:
         """As `os.walk` lists them (a link to a folder is not entered; a link to a file is a
-        file), relative to the project: `<path>/<...>` (`./<name>` for the root's own files)."""
+        file), relative to the project: `<path>/<...>` (`./<name>` for the root's own files).
+        Walked once per host (one plan, which changes nothing): the service folder is asked
+        for by the stale stubs' notices and by the leftovers' search."""
+        walked = self._walked.get(path)
+        if walked is None:
+            walked = self._walked[path] = self._files_under(path)
+        return list(walked)
+
+    def _files_under(self, path: str) -> list[str]:
         self._note(path)  # also when missing: a folder made later must show
         if not os.path.isdir(self._abs(path)):
             return []
