@@ -23,7 +23,7 @@ Walk = list[tuple[str, list[str], list[str]]]
 # is what is on disk and for protos - four walks of every folder of the design (~1,000 files
 # in 500 folders at 10,000 types), where one gives the same answer.
 _run_walks: ContextVar[dict[object, Walk] | None] = ContextVar("kit_run_walks", default=None)
-_run_files: ContextVar[dict[object, list[Path]] | None] = ContextVar("kit_run_files", default=None)
+_run_files: ContextVar[dict[object, list[str]] | None] = ContextVar("kit_run_files", default=None)
 
 
 @contextmanager
@@ -56,13 +56,17 @@ def walk(root: Path) -> Walk:
 def design_files(root: Path, suffix: str | tuple[str, ...] = ".kit") -> list[Path]:
     """Every design file under the root (with the suffix, or one of them), recursively,
     skipping hidden and vendored folders."""
+    return [Path(p) for p in design_paths(root, suffix)]
+
+
+def design_paths(root: Path, suffix: str | tuple[str, ...] = ".kit") -> list[str]:
+    """`design_files` as strings (what a resident process compares with its files' paths:
+    a `Path` per file costs more than the walk at 10,000 types)."""
     held = _run_files.get()
     key = (str(root), suffix)
     if held is not None and key in held:
         return list(held[key])
-    out: list[Path] = []
-    for dirpath, _, filenames in walk(root):
-        out.extend(Path(dirpath, f) for f in filenames if f.endswith(suffix))
+    out = [os.path.join(dirpath, f) for dirpath, _, filenames in walk(root) for f in filenames if f.endswith(suffix)]
     if held is not None:
         held[key] = list(out)
     return out

@@ -208,9 +208,9 @@ def stale_files(host: Host, roots: SweepRoots, written: set[str], plan: Plan) ->
     for root in roots.recursive:
         inside = [e for e in roots.excluded if is_under(e, root) and e != root]
         cut: dict[str, bool] = {}  # folder -> inside an excluded folder (asked once per folder, not per file)
-        for p in host.files_under(root):
-            head, name = posixpath.split(p)
-            if is_staging_name(name):
+        for p in host.files_under(root):  # every file of the output folders: kept lean
+            head, _, name = p.rpartition("/")
+            if name[:1] == "." and is_staging_name(name):
                 plan.leftovers.append(p)
                 continue
             if inside:
@@ -226,8 +226,8 @@ def stale_files(host: Host, roots: SweepRoots, written: set[str], plan: Plan) ->
                 candidates[p] = False
     if roots.openapi is not None:
         candidates[roots.openapi] = True
-    for p in sorted(candidates):
-        if p in written or host.is_link(p):
+    for p in sorted(candidates.keys() - written):  # the others were just written or found kept
+        if host.is_link(p):
             continue
         old = _read(host, p)
         if old is None:

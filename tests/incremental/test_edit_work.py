@@ -7,7 +7,8 @@ the resident analysis, handed over only when the run has something to render).
   run (not once for the digest, the protos, the session's listing and the check that the
   analysis is on disk);
 - no folder is listed twice in one run (the sweep, the stale stubs' notices and the
-  leftovers' search share one walk);
+  leftovers' search share one walk), and an output folder whose `lstat` is the one it had
+  when it was last listed (and settled then) is not listed again;
 - the writer looks at each output folder once, not once per output in it;
 - the run cache re-serialises only the entries the run changed.
 
@@ -101,6 +102,10 @@ class Work:
     def design_walks(self) -> int:
         return self.listed[self.design]
 
+    def listed_under(self, root: Path, but: Path) -> list[str]:
+        inside, design = os.path.join(str(root), ""), str(but)
+        return sorted(p for p in self.listed if p.startswith(inside) and not p.startswith(design))
+
     def listed_twice(self) -> list[str]:
         return sorted(p for p, n in self.listed.items() if n > 1)
 
@@ -185,6 +190,8 @@ def measured(src: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> d
     assert work.digest_reads == 1  # the edited file only
     assert work.design_walks() == 1  # one walk for the digest, the protos, the listing, the check
     assert work.listed_twice() == []  # no output folder walked twice
+    # every output folder's listing taken again by its unchanged `lstat` (all settled here)
+    assert work.listed_under(p.root, but=p.design) == []
     units, stats = work.serialised()
     looks = work.dir_looks
     assert units == len(edit.rendered)  # the entries the edit changed; the others' JSON kept
@@ -299,3 +306,48 @@ def test_the_cache_body_is_the_cache(tmp_path: Path) -> None:
         "u": ("k3", [("a.go", "regen", "f")]),
         "v": ("k2", [("b.go", "gen-once", "e")]),
     }
+
+
+def test_an_output_folder_is_listed_again_when_it_changed_or_was_not_settled(tmp_path: Path) -> None:
+    """`DiskHost.files_under` takes a folder's last listing again only while the folder has
+    the `lstat` it had then and had it for longer than the racy window before the listing;
+    a name added or removed since (which changes the folder's times) is listed again."""
+    folder = tmp_path / "internal" / "types"
+    folder.mkdir(parents=True)
+    (folder / "a.go").write_text("a", encoding="utf-8")
+
+    def listing() -> tuple[list[str], int]:
+        before = host_module.listing_counts["listed"]
+        found = host_module.DiskHost(tmp_path).files_under("internal")
+        return found, host_module.listing_counts["listed"] - before
+
+    assert listing() == (["internal/types/a.go"], 2)
+    assert listing() == (["internal/types/a.go"], 2)  # just changed: not trusted yet
+    settle()
+    assert listing() == (["internal/types/a.go"], 2)  # listed after the window: kept
+    assert listing() == (["internal/types/a.go"], 0)  # the folders unchanged: not read
+    (folder / "b.go").write_text("b", encoding="utf-8")
+    assert listing() == (["internal/types/a.go", "internal/types/b.go"], 1)  # only the changed folder
+    (folder / "a.go").unlink()
+    settle()
+    assert listing()[0] == ["internal/types/b.go"]
+    (folder / "sub").mkdir()
+    (folder / "sub" / "c.go").write_text("c", encoding="utf-8")
+    assert listing()[0] == ["internal/types/b.go", "internal/types/sub/c.go"]
+
+
+def test_a_folder_holding_a_link_is_always_listed(tmp_path: Path) -> None:
+    """A link's target may change (file to folder) while the folder holding it does not."""
+    folder = tmp_path / "out"
+    folder.mkdir()
+    target = tmp_path / "elsewhere"
+    target.write_text("x", encoding="utf-8")
+    (folder / "link.go").symlink_to(target)
+    settle()
+    host_module.DiskHost(tmp_path).files_under("out")
+    before = host_module.listing_counts["listed"]
+    assert host_module.DiskHost(tmp_path).files_under("out") == ["out/link.go"]
+    assert host_module.listing_counts["listed"] - before == 1
+    target.unlink()
+    target.mkdir()  # the link now leads to a folder: not a file any more, not entered
+    assert host_module.DiskHost(tmp_path).files_under("out") == []
