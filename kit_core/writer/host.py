@@ -163,6 +163,7 @@ class DiskHost:
         self._absent: set[str] = set()
         self._prefix = os.path.join(self._root, "")
         self._walked: dict[str, list[str]] = {}  # files_under, by folder
+        self._lstats: dict[str, os.stat_result] = {}  # folders `_look` found, until listed
 
     def _abs(self, path: str) -> str:
         return self._prefix + path if path else self._root  # `path` is relative (checked by the plan)
@@ -252,6 +253,7 @@ class DiskHost:
             return os.path.join(real_head, name), None  # made by the run
         if self.seen is not None:
             self.seen.saw(d, st)
+        self._lstats[d] = st  # the sweep's listing of the folder, later in this plan, takes it
         if stat.S_ISLNK(st.st_mode):
             target = os.path.realpath(full)
             if not inside(target, self.real_root):
@@ -319,7 +321,9 @@ class DiskHost:
         it while the folder's `lstat` is the one it had then (`listings`); None: unlistable."""
         full = self._abs(rel)
         try:
-            st: os.stat_result | None = os.lstat(full)
+            # the `lstat` the folder's check took in this plan, if it did: taken before the
+            # listing below, as the listing's stamp must be
+            st: os.stat_result | None = self._lstats.pop(rel, None) or os.lstat(full)
         except (FileNotFoundError, NotADirectoryError):
             st = None
         except OSError:
@@ -331,7 +335,8 @@ class DiskHost:
         if st is None:
             return None
         stamp = (st.st_mode, st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
-        kept = _listings.get(full)
+        linked = stat.S_ISLNK(st.st_mode)  # a root reached through a link: its folder's times are not the link's
+        kept = None if linked else _listings.get(full)
         if kept is not None and kept[0] == stamp and max(stamp[2], stamp[3]) < kept[1] - seen_module.RACY_NS:
             return kept[2]
         before = time.time_ns()
@@ -341,7 +346,7 @@ class DiskHost:
         except OSError:
             return None
         listing_counts["listed"] += 1
-        if not any(link for _, _, link in entries):  # a link's target may change while its folder does not
+        if not linked and not any(link for _, _, link in entries):  # a link's target may change, its folder not
             if len(_listings) >= _LISTINGS_KEEP:
                 _listings.clear()
             _listings[full] = (stamp, before, entries)

@@ -351,3 +351,17 @@ def test_a_folder_holding_a_link_is_always_listed(tmp_path: Path) -> None:
     target.unlink()
     target.mkdir()  # the link now leads to a folder: not a file any more, not entered
     assert host_module.DiskHost(tmp_path).files_under("out") == []
+
+
+def test_a_folder_reached_through_a_link_is_always_listed(tmp_path: Path) -> None:
+    """An output folder that is a link to a folder inside the project: the link's own times
+    do not change when a file is added to the folder it leads to."""
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "a.go").write_text("a", encoding="utf-8")
+    (tmp_path / "out").symlink_to(real)
+    settle()
+    assert host_module.DiskHost(tmp_path).files_under("out") == ["out/a.go"]
+    settle()
+    (real / "b.go").write_text("b", encoding="utf-8")
+    assert host_module.DiskHost(tmp_path).files_under("out") == ["out/a.go", "out/b.go"]
