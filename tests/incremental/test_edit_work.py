@@ -31,6 +31,7 @@ from designs import tree
 
 from kit_core import program
 from kit_core.incremental import inputs, store, verify
+from kit_core.incremental import keys as keys_module
 from kit_core.regenerate import Loaded, Outcome, regenerate
 from kit_core.resident.designs import ResidentDesigns, as_loaded
 from kit_core.resident.session import DiskFiles
@@ -91,6 +92,7 @@ class Work:
         monkeypatch.setattr(host_module.DiskHost, "dir_problem", dir_problem)
 
     def reset(self) -> None:
+        self.file_keys = file_keys()
         self.listed.clear()
         self.digest_reads = self.dir_looks = 0
         self.units, self.stats = serialised()
@@ -108,6 +110,13 @@ class Work:
 
     def listed_twice(self) -> list[str]:
         return sorted(p for p, n in self.listed.items() if n > 1)
+
+
+def file_keys() -> int:
+    """Design files digested for the units' keys so far (every file each run: as before
+    `keys._file_digest`)."""
+    counts = getattr(keys_module, "counts", None)
+    return counts["files"] if counts is not None else 0
 
 
 def serialised() -> tuple[int, int]:
@@ -188,6 +197,7 @@ def measured(src: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> d
     edit = p.run()
     assert not edit.fast and edit.report is not None and edit.report.written
     assert work.digest_reads == 1  # the edited file only
+    assert file_keys() - work.file_keys == 1  # the units' keys: the edited file digested again
     assert work.design_walks() == 1  # one walk for the digest, the protos, the listing, the check
     assert work.listed_twice() == []  # no output folder walked twice
     # every output folder's listing taken again by its unchanged `lstat` (all settled here)
