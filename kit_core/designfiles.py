@@ -6,6 +6,9 @@ rest of kit is imported)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 MANIFEST_NAME = "kit.design.yaml"
@@ -13,20 +16,59 @@ GO_MOD = "go.mod"  # marks the project root
 SKIP_DIRS = frozenset({"vendor", "node_modules"})
 
 
-def _walk(root: Path) -> list[tuple[str, list[str], list[str]]]:
+Walk = list[tuple[str, list[str], list[str]]]
+
+# The walks of one generation run, by folder (`one_walk`): a resident kit's edit run lists the
+# design for its inputs' digest, for the session's listing, for the check that the analysis
+# is what is on disk and for protos - four walks of every folder of the design (~1,000 files
+# in 500 folders at 10,000 types), where one gives the same answer.
+_run_walks: ContextVar[dict[object, Walk] | None] = ContextVar("kit_run_walks", default=None)
+_run_files: ContextVar[dict[object, list[str]] | None] = ContextVar("kit_run_files", default=None)
+
+
+@contextmanager
+def one_walk() -> Iterator[None]:
+    """Within the block, each folder is walked once: later calls list what the first saw
+    (one generation run takes one view of its design; files added meanwhile show next run)."""
+    walks, files = _run_walks.set({}), _run_files.set({})
+    try:
+        yield
+    finally:
+        _run_walks.reset(walks)
+        _run_files.reset(files)
+
+
+def walk(root: Path) -> Walk:
+    """`os.walk` of a design folder (hidden and vendored folders skipped), names sorted."""
+    held = _run_walks.get()
+    key = str(root)
+    if held is not None and key in held:
+        return held[key]
     out = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS)
-        out.append((dirpath, dirnames, filenames))
+        out.append((dirpath, dirnames, sorted(filenames)))
+    if held is not None:
+        held[key] = out
     return out
 
 
 def design_files(root: Path, suffix: str | tuple[str, ...] = ".kit") -> list[Path]:
     """Every design file under the root (with the suffix, or one of them), recursively,
     skipping hidden and vendored folders."""
-    out: list[Path] = []
-    for dirpath, _, filenames in _walk(root):
-        out.extend(Path(dirpath) / f for f in sorted(filenames) if f.endswith(suffix))
+    return [Path(p) for p in design_paths(root, suffix)]
+
+
+def design_paths(root: Path, suffix: str | tuple[str, ...] = ".kit") -> list[str]:
+    """`design_files` as strings (what a resident process compares with its files' paths:
+    a `Path` per file costs more than the walk at 10,000 types)."""
+    held = _run_files.get()
+    key = (str(root), suffix)
+    if held is not None and key in held:
+        return list(held[key])
+    out = [os.path.join(dirpath, f) for dirpath, _, filenames in walk(root) for f in filenames if f.endswith(suffix)]
+    if held is not None:
+        held[key] = list(out)
     return out
 
 
@@ -39,7 +81,7 @@ def design_root_for(path: str) -> Path | None:
 
 def design_roots(folder: Path) -> list[Path]:
     """The design folders (holding a manifest) at or under ``folder``."""
-    return [Path(dirpath) for dirpath, _, filenames in _walk(folder) if MANIFEST_NAME in filenames]
+    return [Path(dirpath) for dirpath, _, filenames in walk(folder) if MANIFEST_NAME in filenames]
 
 
 def search_design_root(start: Path) -> tuple[Path | None, list[Path]]:

@@ -30,6 +30,10 @@ written), and takes the others' outputs as they are. So the contract is:
   cover (the list of route directories for the routes umbrella, the applied middlewares
   for the wiring file). Cheap to compute: keys are computed on every run.
 * ``weight``: a rough cost (declarations rendered), to share units between processes.
+* ``keeps``: its render keeps pieces of its output for the next run in the process
+  (`GenContext.keys`: the OpenAPI document's parts, client.go's helper sets); such a unit
+  is rendered by the process that lives on, never by a forked helper, whose pieces would
+  be lost with it (the next run would then render the whole document again).
 
 A unit must produce the same files whenever its key is the same; a unit that declares too
 little gives stale output, and the test `tests/incremental` (random edits, incremental run
@@ -53,3 +57,4 @@ class RenderUnit:
     files: tuple[str, ...] = ()
     extra: tuple[str, ...] = ()
     weight: int = 1
+    keeps: bool = False

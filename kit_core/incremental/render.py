@@ -39,8 +39,9 @@ def render_units(
     before_fork: Callable[[], None] | None = None,
     watch: Pending | None = None,
 ) -> Rendered | None:
-    """The files of each unit, by its name; None when ``watch`` found the rendering moot."""
-    weight = sum(u.weight for u in units)
+    """The files of each unit, by its name; None when ``watch`` found the rendering moot.
+    Units that keep pieces for the next run (`RenderUnit.keeps`) are rendered here."""
+    weight = sum(u.weight for u in units if not u.keeps)
     if (
         not parallel
         or weight < MIN_PARALLEL_WEIGHT
@@ -51,7 +52,8 @@ def render_units(
         return _here(units, watch)
     if before_fork is not None:
         before_fork()
-    return _forked(sorted(units, key=lambda u: -u.weight), watch)
+    kept = [u for u in units if u.keeps]
+    return _forked(sorted((u for u in units if not u.keeps), key=lambda u: -u.weight), watch, kept)
 
 
 def _here(units: Sequence[RenderUnit], watch: Pending | None) -> Rendered | None:
@@ -72,7 +74,9 @@ _NUMBER = 4  # bytes per unit number in the queue (a read of at most PIPE_BUF by
 _QUEUE_BYTES = 60_000  # below a pipe's capacity (64 KiB on Linux): the write never blocks
 
 
-def _forked(units: list[RenderUnit], watch: Pending | None) -> Rendered | None:
+def _forked(units: list[RenderUnit], watch: Pending | None, here: Sequence[RenderUnit] = ()) -> Rendered | None:
+    """``units`` shared with a forked child through the queue; ``here`` rendered by this
+    process only (first: the child meanwhile takes from the queue)."""
     tmp = scratch.Scratch("kit-render")
     queue_r, queue_w = os.pipe()
     pid = 0
@@ -85,7 +89,12 @@ def _forked(units: list[RenderUnit], watch: Pending | None) -> Rendered | None:
         out: Rendered = {}
         failed: Exception | None = None
         try:
-            _take(units, queue_r, out, watch.moot if watch is not None else _never)
+            stop = watch.moot if watch is not None else _never
+            for unit in here:
+                if stop():
+                    break
+                out[unit.name] = unit.render()
+            _take(units, queue_r, out, stop)
         except Exception as exc:  # noqa: BLE001 - an error only if the rendering is wanted (below)
             failed = exc
         if watch is not None and watch.ahead.moot(watch.result()):
@@ -95,7 +104,7 @@ def _forked(units: list[RenderUnit], watch: Pending | None) -> Rendered | None:
         if failed is not None:
             raise failed
         handed = _read(tmp) if status == 0 else None
-        missing = [u for u in units if u.name not in out and (handed is None or u.name not in handed)]
+        missing = [u for u in (*here, *units) if u.name not in out and (handed is None or u.name not in handed)]
         out.update(handed or {})
         out.update({u.name: u.render() for u in missing})  # what a failed child took
         return out

@@ -44,12 +44,22 @@ FORMAT = 1
 _MAGIC = "kit-cache"
 
 Output = tuple[str, str, str]  # (path, owner value, content digest)
+_OWNERS = frozenset({"regen", "gen-once"})  # `generators.base.Owner`'s values
 
 
 @dataclass(slots=True)
 class UnitEntry:
     key: str
-    outputs: list[Output]
+    outputs: list[Output]  # never changed once the entry is made (a run makes a new entry)
+    text: str | None = field(default=None, compare=False, repr=False)  # its JSON, once written
+
+    def json(self) -> str:
+        """``[key, outputs]`` as JSON, made once per entry: a run keeps most entries of the
+        last one, and a save writes them again as they were (`save`)."""
+        if self.text is None:
+            counts["units"] += 1
+            self.text = json.dumps([self.key, [list(o) for o in self.outputs]], separators=(",", ":"))
+        return self.text
 
 
 @dataclass(slots=True)
@@ -76,7 +86,17 @@ class Cache:
     plan: PlanMemo | None = None
     saved_at: int = 0
 
-    def to_json(self) -> dict[str, Any]:
+    def body(self) -> str:
+        """The JSON of `to_json`, of pieces: each unit's kept text and each stat record's
+        (a one-file edit at 10,000 types writes ~10 new ones of ~3,000 and ~10,000)."""
+        small = self.to_json(whole=False)
+        plan = json.dumps(small.pop("plan"), separators=(",", ":"))
+        head = json.dumps(small, separators=(",", ":"))
+        units = ",".join(f"{json.dumps(n)}:{u.json()}" for n, u in sorted(self.units.items()))
+        stats = ",".join(_stat_text(p, r) for p, r in self.stats.items())
+        return f'{head[:-1]},"units":{{{units}}},"stats":{{{stats}}},"plan":{plan}}}'
+
+    def to_json(self, whole: bool = True) -> dict[str, Any]:
         return {
             "build": self.build,
             "project": self.project,
@@ -85,14 +105,38 @@ class Cache:
             "targets": self.targets,
             "diagnostics": self.diagnostics,
             "manifest": self.manifest,
-            "units": {n: [u.key, [list(o) for o in u.outputs]] for n, u in sorted(self.units.items())},
             "run_units": self.run_units,
-            "stats": self.stats,
             "watch": self.watch,
             "plan": None
             if self.plan is None
             else {"key": self.plan.key, "notices": self.plan.notices, "stamps": self.plan.stamps},
-        }
+        } | (
+            {
+                "units": {n: [u.key, [list(o) for o in u.outputs]] for n, u in sorted(self.units.items())},
+                "stats": self.stats,
+            }
+            if whole
+            else {}
+        )
+
+
+# Each stat record's JSON by path, with the record it was made of (records are replaced when
+# they change, never changed in place: `verify.check_outputs`), and work counts for tests.
+_stat_texts: dict[str, tuple[list[int], str]] = {}
+_STAT_KEEP = 500_000
+counts = {"units": 0, "stats": 0}
+
+
+def _stat_text(path: str, record: list[int]) -> str:
+    kept = _stat_texts.get(path)
+    if kept is not None and kept[0] is record:
+        return kept[1]
+    counts["stats"] += 1
+    text = f"{json.dumps(path)}:{json.dumps(record, separators=(',', ':'))}"
+    if len(_stat_texts) >= _STAT_KEEP:
+        _stat_texts.clear()
+    _stat_texts[path] = (record, text)
+    return text
 
 
 # The last cache each state folder saved or loaded in this process, by the digest of its body:
@@ -164,7 +208,11 @@ def _from_json(data: dict[str, Any]) -> Cache:
         str(name): UnitEntry(str(key), [(str(p), str(o), str(d)) for p, o, d in outputs])
         for name, (key, outputs) in data["units"].items()
     }
+    if any(o not in _OWNERS for u in units.values() for _, o, _ in u.outputs):
+        raise ValueError("an output's owner is neither regen nor gen-once")
     stats = {str(p): [int(v) for v in s] for p, s in data["stats"].items()}
+    if any(len(s) != 4 for s in stats.values()):
+        raise ValueError("a stat record is not [size, mtime_ns, ctime_ns, inode]")
     return Cache(
         build=str(data["build"]),
         project=str(data["project"]),
@@ -194,7 +242,7 @@ def _plan_from(data: Any) -> PlanMemo | None:
 def save(folder: Path, cache: Cache) -> None:
     """Written beside and renamed over the old one: a reader sees one or the other."""
     cache.saved_at = time.time_ns()
-    body = json.dumps(cache.to_json(), separators=(",", ":")).encode("utf-8")
+    body = cache.body().encode("utf-8")
     body_digest = digest(body)
     write_state(path_of(folder), f"{_MAGIC} {FORMAT} {body_digest}\n".encode("ascii") + body)
     _keep(folder, body_digest, cache)

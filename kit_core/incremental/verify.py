@@ -36,29 +36,41 @@ class Check:
 
 
 def check_outputs(root: str, outputs: list[Output], cache: Cache, check: Check) -> bool:
-    """Whether every output is intact; records fresh stats into ``check``."""
+    """Whether every output is intact; records fresh stats into ``check``. One `lstat` per
+    output (an edit in place changes only the file's own times); the loop is kept lean, as a
+    resident kit's run at 10,000 types makes it 10,000 times."""
     trusted_before = cache.saved_at - RACY_NS
+    prefix = os.path.join(root, "")
+    recorded, fresh = cache.stats, check.stats
+    lstat, is_reg = os.lstat, stat.S_ISREG
     for path, owner, want in outputs:
-        full = os.path.join(root, path)
         try:
-            st = os.lstat(full)
+            st = lstat(prefix + path)
         except OSError:
             return False
-        if not stat.S_ISREG(st.st_mode):
+        if not is_reg(st.st_mode):
             return False
         if owner == GEN_ONCE:
             continue
-        record = stat_record(st)
-        if cache.stats.get(path) == record and st.st_mtime_ns < trusted_before and st.st_ctime_ns < trusted_before:
-            check.stats[path] = record
+        record = recorded.get(path)
+        if (
+            record is not None
+            and record[1] == st.st_mtime_ns
+            and record[2] == st.st_ctime_ns
+            and record[0] == st.st_size
+            and record[3] == st.st_ino
+            and st.st_mtime_ns < trusted_before
+            and st.st_ctime_ns < trusted_before
+        ):
+            fresh[path] = record  # the same record (never changed in place: replaced whole)
             continue
         try:
-            with open(full, "rb") as fh:
+            with open(prefix + path, "rb") as fh:
                 data = fh.read()
         except OSError:
             return False
         check.read += 1
         if digest(data) != want:
             return False
-        check.stats[path] = record
+        fresh[path] = stat_record(st)
     return True

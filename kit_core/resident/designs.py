@@ -10,6 +10,7 @@ from pathlib import Path
 
 from kit_core import program
 from kit_core.design_text import normalize_design, read_design
+from kit_core.designfiles import design_paths
 from kit_core.manifest import MANIFEST_NAME
 from kit_core.manifest_reader import parse_manifest
 from kit_core.regenerate import Loaded
@@ -21,10 +22,10 @@ def as_loaded(root: Path, snap: Snapshot, disk: DiskFiles | None = None) -> Load
     ``disk`` (which read them) vouches for by its `stat`, the others by their bytes."""
     if snap.root is None or Path(snap.root).resolve() != root.resolve() or snap.analysis is None:
         return None
-    listed = program.design_files(root, (".kit", ".proto"))  # one walk for both
-    if any(p.suffix == ".proto" for p in listed):
+    listed = design_paths(root, (".kit", ".proto"))  # one walk for both
+    if any(p.endswith(".proto") for p in listed):
         return None  # protos are compiled (and checked) by the run itself
-    if {str(p) for p in listed} != set(snap.files):
+    if set(listed) != snap.files.keys():
         return None
     for path, f in snap.files.items():
         if disk is not None and disk.vouches(path, f):

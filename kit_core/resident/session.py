@@ -17,10 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kit_core import program
 from kit_core.analyzer import Analysis, Analyzer, analyze
 from kit_core.design_text import read_design
-from kit_core.designfiles import design_root_for
+from kit_core.designfiles import design_paths, design_root_for
 from kit_core.diagnostics import Diagnostic, merge
 from kit_core.lower import parse_file
 from kit_core.manifest import MANIFEST_NAME, Manifest, default_manifest
@@ -177,7 +176,7 @@ class DesignSession:
         after `WALK_TTL` when no file events come (a client that does not watch files)."""
         now = time.monotonic()
         if self._paths is None or (not self.watched and now - self._walked > self.WALK_TTL):
-            self._paths, self._walked = {str(p) for p in program.design_files(self.root)}, now
+            self._paths, self._walked = set(design_paths(self.root)), now
         return self._paths
 
     def _files(self, open_docs: Mapping[str, Buffer]) -> tuple[dict[str, SourceFile], dict[str, int | None]]:

@@ -10,9 +10,12 @@ from __future__ import annotations
 import os
 import posixpath
 import stat
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
+
+from kit_core.writer import seen as seen_module
 
 if TYPE_CHECKING:
     from kit_core.writer.seen import Seen
@@ -120,6 +123,26 @@ class OutsideProject(OSError):
     """A write or deletion that would land outside the project (refused, never done)."""
 
 
+Entry = tuple[str, bool, bool]  # (name, a folder?, a symlink?)
+
+# The last listing of each output folder, by its absolute path: (mode, inode, mtime, ctime) of
+# the folder then, the clock before the listing, its entries. A name created, deleted or
+# renamed in a folder changes the folder's times; a listing whose folder changed within the
+# racy window of the listing is not taken again (git's rule, as `seen.py`); nor one holding a
+# symlink. A resident kit's edit at 10,000 types lists the ~2,500 output folders this way
+# with one `lstat` each instead of reading each folder.
+_listings: dict[str, tuple[tuple[int, int, int, int], int, list[Entry]]] = {}
+_LISTINGS_KEEP = 200_000
+listing_counts = {"listed": 0}  # folders read (a work count the tests read)
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
 class DiskHost:
     """The project on disk. Every path is checked on the way: a write or deletion whose real
     place is outside the project raises :class:`OutsideProject` (the plan refuses such paths
@@ -139,6 +162,8 @@ class DiskHost:
         # look (a clean run's ~2,000 outputs would each cost three failing system calls)
         self._absent: set[str] = set()
         self._prefix = os.path.join(self._root, "")
+        self._walked: dict[str, list[str]] = {}  # files_under, by folder
+        self._lstats: dict[str, os.stat_result] = {}  # folders `_look` found, until listed
 
     def _abs(self, path: str) -> str:
         return self._prefix + path if path else self._root  # `path` is relative (checked by the plan)
@@ -228,6 +253,7 @@ class DiskHost:
             return os.path.join(real_head, name), None  # made by the run
         if self.seen is not None:
             self.seen.saw(d, st)
+        self._lstats[d] = st  # the sweep's listing of the folder, later in this plan, takes it
         if stat.S_ISLNK(st.st_mode):
             target = os.path.realpath(full)
             if not inside(target, self.real_root):
@@ -261,7 +287,15 @@ class DiskHost:
 
     def files_under(self, path: str) -> list[str]:
         """As `os.walk` lists them (a link to a folder is not entered; a link to a file is a
-        file), relative to the project: `<path>/<...>` (`./<name>` for the root's own files)."""
+        file), relative to the project: `<path>/<...>` (`./<name>` for the root's own files).
+        Walked once per host (one plan, which changes nothing): the service folder is asked
+        for by the stale stubs' notices and by the leftovers' search."""
+        walked = self._walked.get(path)
+        if walked is None:
+            walked = self._walked[path] = self._files_under(path)
+        return list(walked)
+
+    def _files_under(self, path: str) -> list[str]:
         self._note(path)  # also when missing: a folder made later must show
         if not os.path.isdir(self._abs(path)):
             return []
@@ -269,24 +303,54 @@ class DiskHost:
         folders = [(path, "." if not path else path)]
         while folders:
             rel, shown = folders.pop()
-            self._note(rel)
-            try:
-                entries = list(os.scandir(self._abs(rel)))
-            except OSError:
+            entries = self._entries(rel)
+            if entries is None:
                 continue  # as os.walk: a folder that cannot be listed lists nothing
-            for entry in entries:
-                try:
-                    is_dir = entry.is_dir()
-                except OSError:
-                    is_dir = False
-                if entry.is_symlink() and self.seen is not None:
+            for name, is_dir, is_link in entries:
+                if is_link and self.seen is not None:
                     self.seen.link_inside()
-                sub = f"{rel}/{entry.name}" if rel else entry.name
                 if not is_dir:
-                    out.append(f"{shown}/{entry.name}")
-                elif not entry.is_symlink():
+                    out.append(f"{shown}/{name}")
+                elif not is_link:
+                    sub = f"{rel}/{name}" if rel else name
                     folders.append((sub, sub))
         return sorted(out)
+
+    def _entries(self, rel: str) -> list[Entry] | None:
+        """A folder's entries (name, a folder?, a link?), taken again from the last listing of
+        it while the folder's `lstat` is the one it had then (`listings`); None: unlistable."""
+        full = self._abs(rel)
+        try:
+            # the `lstat` the folder's check took in this plan, if it did: taken before the
+            # listing below, as the listing's stamp must be
+            st: os.stat_result | None = self._lstats.pop(rel, None) or os.lstat(full)
+        except (FileNotFoundError, NotADirectoryError):
+            st = None
+        except OSError:
+            if self.seen is not None:
+                self.seen.usable = False
+            return None
+        if self.seen is not None:
+            self.seen.saw(rel, st)
+        if st is None:
+            return None
+        stamp = (st.st_mode, st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
+        linked = stat.S_ISLNK(st.st_mode)  # a root reached through a link: its folder's times are not the link's
+        kept = None if linked else _listings.get(full)
+        if kept is not None and kept[0] == stamp and max(stamp[2], stamp[3]) < kept[1] - seen_module.RACY_NS:
+            return kept[2]
+        before = time.time_ns()
+        try:
+            with os.scandir(full) as it:
+                entries = [(e.name, _is_dir(e), e.is_symlink()) for e in it]
+        except OSError:
+            return None
+        listing_counts["listed"] += 1
+        if not linked and not any(link for _, _, link in entries):  # a link's target may change, its folder not
+            if len(_listings) >= _LISTINGS_KEEP:
+                _listings.clear()
+            _listings[full] = (stamp, before, entries)
+        return entries
 
     def list_dir(self, path: str) -> list[str]:
         self._note(path)

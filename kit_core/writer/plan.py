@@ -94,12 +94,48 @@ def classify(host: Host, files: Sequence[OutputFile], known: Sequence[Known], pl
             plan.problems.append(found)
         else:
             _classify_one(host, f, plan)
+    _classify_known(host, known, seen, plan)
+
+
+# Paths `check_path` found clean (a pure function of the string): a resident kit's runs plan
+# the same 10,000 known outputs again and again.
+_clean_paths: set[str] = set()
+_CLEAN_KEEP = 500_000
+
+
+def _classify_known(host: Host, known: Sequence[Known], seen: dict[str, str], plan: Plan) -> None:
+    """`_path_problem` of each known output (on disk, a regular file), its folder looked at
+    once: the folder's problem and real path are the same for every output in it."""
+    by_head: dict[str, list[Known]] = {}
     for k in known:
-        found = _path_problem(host, k.path, seen, on_disk=True)
-        if found is not None:
-            plan.problems.append(found)
-        else:
-            (plan.unchanged if k.owner is Owner.REGEN else plan.skipped_gen_once).append(k.path)
+        by_head.setdefault(k.path.rpartition("/")[0], []).append(k)
+    clean = _clean_paths
+    if len(clean) > _CLEAN_KEEP:
+        clean.clear()
+    for head, group in by_head.items():
+        folder: tuple[PathProblem | None, str] | None = None  # looked at once a path is clean
+        for k in group:
+            path = k.path
+            if path not in clean:
+                reason = check_path(path)
+                if reason is not None:
+                    plan.problems.append(problem(host, "output/blocked", path, path=path, reason=reason))
+                    continue
+                clean.add(path)
+            if folder is None:
+                problem_here = host.dir_problem(head) if head else None
+                folder = (problem_here, host.real_dir(head) if problem_here is None and head else "")
+            found, base = folder
+            if found is not None:
+                plan.problems.append(path_diagnostic(host, path, found))
+                continue
+            real = f"{base}/{path.rpartition('/')[2]}" if base else path.rpartition("/")[2]
+            if real in seen:
+                reason = f"{seen[real]} is the same file (through a symlink)" if seen[real] != path else "two outputs"
+                plan.problems.append(problem(host, "output/blocked", path, path=path, reason=reason + " name it"))
+                continue
+            seen[real] = path
+            (plan.unchanged if k.owner is Owner.REGEN else plan.skipped_gen_once).append(path)
 
 
 def _path_problem(host: Host, path: str, seen: dict[str, str], on_disk: bool) -> Diagnostic | None:
@@ -172,9 +208,9 @@ def stale_files(host: Host, roots: SweepRoots, written: set[str], plan: Plan) ->
     for root in roots.recursive:
         inside = [e for e in roots.excluded if is_under(e, root) and e != root]
         cut: dict[str, bool] = {}  # folder -> inside an excluded folder (asked once per folder, not per file)
-        for p in host.files_under(root):
-            head, name = posixpath.split(p)
-            if is_staging_name(name):
+        for p in host.files_under(root):  # every file of the output folders: kept lean
+            head, _, name = p.rpartition("/")
+            if name[:1] == "." and is_staging_name(name):
                 plan.leftovers.append(p)
                 continue
             if inside:
@@ -190,8 +226,8 @@ def stale_files(host: Host, roots: SweepRoots, written: set[str], plan: Plan) ->
                 candidates[p] = False
     if roots.openapi is not None:
         candidates[roots.openapi] = True
-    for p in sorted(candidates):
-        if p in written or host.is_link(p):
+    for p in sorted(candidates.keys() - written):  # the others were just written or found kept
+        if host.is_link(p):
             continue
         old = _read(host, p)
         if old is None:

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from kit_core import program
 from kit_core.resident import session as resident
 from kit_core.resident.session import DesignSession
 
@@ -37,8 +36,8 @@ def test_a_watched_design_is_listed_again_on_a_file_event(tmp_path: Path, monkey
     assert "decl/duplicate" not in _codes(session)
     walks: list[Path] = []
     reads: list[str] = []
-    design_files = program.design_files
-    monkeypatch.setattr(program, "design_files", lambda root: walks.append(root) or design_files(root))
+    design_paths = resident.design_paths
+    monkeypatch.setattr(resident, "design_paths", lambda root: walks.append(root) or design_paths(root))
     get = session.disk.get
     monkeypatch.setattr(session.disk, "get", lambda path: reads.append(path) or get(path))
     _dup(tmp_path)

@@ -92,3 +92,27 @@ def test_rule_errors_found_meanwhile_stop_the_run(tmp_path: Path, monkeypatch: p
     assert serial.has_errors and forked.report is None
     assert _located(forked, tmp_path / "forked") == _located(serial, tmp_path / "serial")
     assert sorted(tree(tmp_path / "forked")) == sorted(["go.mod", *(f"design/{name}" for name in BROKEN)])
+
+
+def _by_pid(name: str, weight: int, keeps: bool = False) -> RenderUnit:
+    return RenderUnit(
+        name, lambda: [OutputFile(f"{name}.txt", str(os.getpid()), Owner.REGEN)], weight=weight, keeps=keeps
+    )
+
+
+def test_a_unit_that_keeps_pieces_is_rendered_by_this_process() -> None:
+    """A unit keeping pieces for the next run (the OpenAPI document in a resident kit) is
+    never rendered by the forked child (its pieces would die with it, and the next edit would
+    render the whole document): whichever process takes what from the queue, it is here."""
+    for _ in range(5):
+        units = [_by_pid("kept", 100_000, keeps=True), *(_by_pid(f"u{i}", 1000) for i in range(20))]
+        rendered = render_units(units, parallel=True)
+        assert rendered is not None and rendered["kept"][0].content == str(PARENT)
+        assert len(rendered) == 21
+
+
+def test_only_the_units_that_keep_pieces_weigh_nothing_for_a_fork() -> None:
+    """A resident kit's edit: the kept document's weight alone does not make the run fork."""
+    units = [_by_pid("kept", 100_000, keeps=True), _by_pid("pkg", 10)]
+    rendered = render_units(units, parallel=True)
+    assert rendered is not None and {fs[0].content for fs in rendered.values()} == {str(PARENT)}

@@ -116,7 +116,8 @@ def units(g: GoGen) -> list[RenderUnit]:
     # which helpers client.go holds depends on every method
     packages = tuple(sorted({m.package for m in g.http.methods}))
     segs = tuple(sorted(g.http.groups))
-    out.append(RenderUnit("go/client", partial(shared_files, g, directory, tuple(groups)), packages, extra=segs))
+    shared = partial(shared_files, g, directory, tuple(groups))
+    out.append(RenderUnit("go/client", shared, packages, extra=segs, keeps=g.keys is not None))
     return out
 
 

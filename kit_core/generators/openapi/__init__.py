@@ -88,4 +88,5 @@ def units(ctx: GenContext) -> list[RenderUnit]:
     if ctx.keys is not None:
         if kept():  # measured: the partials of the last render kept, ~1/20 of a whole render
             weight = 1 + weight // 20
-    return [RenderUnit("openapi/document", partial(generate, ctx), whole_design=True, weight=weight)]
+    keeps = ctx.keys is not None
+    return [RenderUnit("openapi/document", partial(generate, ctx), whole_design=True, weight=weight, keeps=keeps)]
