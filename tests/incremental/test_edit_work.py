@@ -134,6 +134,13 @@ def openapi_pieces() -> int:
     return counts["pieces"] if counts is not None else len(openapi_incremental._dumped)
 
 
+def openapi_sorted() -> int:
+    """Schema names sorted for the OpenAPI document so far (none counted: all of them each
+    render, as before `incremental._order`: a render's whole document counted)."""
+    counts = getattr(openapi_incremental, "counts", {})
+    return counts["sorted"] if "sorted" in counts else -len(openapi_incremental._dumped)
+
+
 class Project:
     def __init__(self, root: Path, size: tuple[int, int, int]) -> None:
         types, methods, packages = size
@@ -202,8 +209,9 @@ def measured(src: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> d
 
     toggle(p.edit_file)
     work.reset()
-    pieces = openapi_pieces()
+    pieces, names_sorted = openapi_pieces(), openapi_sorted()
     edit = p.run()
+    names_sorted = openapi_sorted() - names_sorted if names_sorted >= 0 else len(openapi_incremental._dumped)
     pieces = openapi_pieces() - pieces if hasattr(openapi_incremental, "counts") else openapi_pieces()
     assert not edit.fast and edit.report is not None and edit.report.written
     assert work.digest_reads == 1  # the edited file only
@@ -232,6 +240,7 @@ def measured(src: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> d
         "stats": stats,
         "rendered": len(edit.rendered),
         "pieces": pieces,
+        "sorted": names_sorted,
         "document": len(openapi_incremental._dumped),
     }
 
@@ -248,6 +257,8 @@ def test_an_edit_and_a_no_op_do_the_edit_s_work(
     assert small["stats"] == large["stats"], (small, large)
     # the OpenAPI document's kept YAML: the edited package's pieces, not the document's
     assert small["pieces"] == large["pieces"] < large["document"], (small, large)
+    # an edit declaring no new name keeps the schemas' order (not sorted again)
+    assert small["sorted"] == large["sorted"] == 0, (small, large)
 
 
 def without_design(files: dict[str, bytes]) -> dict[str, bytes]:

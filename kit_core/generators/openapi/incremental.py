@@ -50,7 +50,7 @@ _holders: Counter[str] = Counter()
 # The pieces dumped in this render, by the part keeping them: (part, text, open end, key).
 _added: list[tuple[_Part, str, bool, str]] = []
 _lock = threading.Lock()
-counts = {"pieces": 0}  # `_dumped` entries taken in or given up (tests count the work)
+counts = {"pieces": 0, "sorted": 0}  # `_dumped` entries taken in or given up, names sorted (work counts for tests)
 
 
 def forget() -> None:
@@ -60,6 +60,7 @@ def forget() -> None:
         _dumped.clear()
         _holders.clear()
         _added.clear()
+        _forget_order()
 
 
 def kept() -> bool:
@@ -176,15 +177,39 @@ def _paths(parts: list[_Part]) -> list[tuple[str, bool]]:
     return out
 
 
+# The last render's schema names in the document's order: an edit that declares no new name
+# (nearly all) reuses it, not sorting ~10,000 names again at 10,000 types.
+_order: list[str] = []
+_order_names: frozenset[str] = frozenset()
+
+
 def _schemas(parts: list[_Part]) -> list[tuple[str, bool]]:
+    global _order, _order_names
     first: dict[str, _Part] = {}
-    for part in parts:
-        for name in part.components:
-            first.setdefault(name, part)
-    return [
-        _piece(first[name], "schema", name, lambda n=name: first[n].components[n], indent=4)
-        for name in sorted(first, key=map_key)
-    ]
+    for part in reversed(parts):  # the first part holding a name wins
+        first.update(dict.fromkeys(part.components, part))
+    if first.keys() != _order_names:
+        counts["sorted"] += len(first)
+        _order, _order_names = sorted(first, key=map_key), frozenset(first)
+    out = []
+    for name in _order:
+        part = first[name]
+        found = part.yaml.get(("schema", name))
+        out.append(
+            (found[0], found[1])
+            if found is not None
+            else _piece(part, "schema", name, partial(_component, part, name), indent=4)
+        )
+    return out
+
+
+def _forget_order() -> None:
+    global _order, _order_names
+    _order, _order_names = [], frozenset()
+
+
+def _component(part: _Part, name: str) -> Any:
+    return part.components[name]
 
 
 def _piece(part: _Part, kind: str, name: str, value: Any, indent: int = 2) -> tuple[str, bool]:
