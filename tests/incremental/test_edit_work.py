@@ -30,6 +30,7 @@ import pytest
 from designs import tree
 
 from kit_core import program
+from kit_core.generators.openapi import incremental as openapi_incremental
 from kit_core.incremental import inputs, store, verify
 from kit_core.incremental import keys as keys_module
 from kit_core.regenerate import Loaded, Outcome, regenerate
@@ -126,6 +127,20 @@ def serialised() -> tuple[int, int]:
     return (counts["units"], counts["stats"]) if counts is not None else (1_000_000, 1_000_000)
 
 
+def openapi_pieces() -> int:
+    """The OpenAPI pieces' YAML taken into or given up from what the next render reuses, so
+    far (every piece of the document each render: as before `incremental._keep_dumped`)."""
+    counts = getattr(openapi_incremental, "counts", None)
+    return counts["pieces"] if counts is not None else len(openapi_incremental._dumped)
+
+
+def openapi_sorted() -> int:
+    """Schema names sorted for the OpenAPI document so far (none counted: all of them each
+    render, as before `incremental._order`: a render's whole document counted)."""
+    counts = getattr(openapi_incremental, "counts", {})
+    return counts["sorted"] if "sorted" in counts else -len(openapi_incremental._dumped)
+
+
 class Project:
     def __init__(self, root: Path, size: tuple[int, int, int]) -> None:
         types, methods, packages = size
@@ -194,7 +209,10 @@ def measured(src: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> d
 
     toggle(p.edit_file)
     work.reset()
+    pieces, names_sorted = openapi_pieces(), openapi_sorted()
     edit = p.run()
+    names_sorted = openapi_sorted() - names_sorted if names_sorted >= 0 else len(openapi_incremental._dumped)
+    pieces = openapi_pieces() - pieces if hasattr(openapi_incremental, "counts") else openapi_pieces()
     assert not edit.fast and edit.report is not None and edit.report.written
     assert work.digest_reads == 1  # the edited file only
     assert file_keys() - work.file_keys == 1  # the units' keys: the edited file digested again
@@ -221,6 +239,9 @@ def measured(src: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> d
         "units": units,
         "stats": stats,
         "rendered": len(edit.rendered),
+        "pieces": pieces,
+        "sorted": names_sorted,
+        "document": len(openapi_incremental._dumped),
     }
 
 
@@ -234,6 +255,10 @@ def test_an_edit_and_a_no_op_do_the_edit_s_work(
     # the cache: the rendered units' entries and their files' records, the same at both sizes
     assert small["rendered"] == large["rendered"] and small["units"] == large["units"]
     assert small["stats"] == large["stats"], (small, large)
+    # the OpenAPI document's kept YAML: the edited package's pieces, not the document's
+    assert small["pieces"] == large["pieces"] < large["document"], (small, large)
+    # an edit declaring no new name keeps the schemas' order (not sorted again)
+    assert small["sorted"] == large["sorted"] == 0, (small, large)
 
 
 def without_design(files: dict[str, bytes]) -> dict[str, bytes]:

@@ -53,3 +53,26 @@ def test_an_edit_dumps_only_the_pieces_it_changed(tmp_path: Path, monkeypatch: p
     assert dumped and len(dumped) <= 2, dumped
     assert len(incremental._dumped) > 20
     incremental.forget()
+
+
+def _union_of_kept_parts() -> dict[str, tuple[str, bool]]:
+    """What the next render may reuse, by its definition: the pieces of the kept parts."""
+    return {k: (t, o) for part in incremental._memo.values() for t, o, k in part.yaml.values() if k is not None}
+
+
+def test_the_reused_pieces_are_those_of_the_kept_parts(tmp_path: Path) -> None:
+    """`_dumped` is updated by the parts an edit built or dropped (`_keep_dumped`), not made
+    again of every piece: after edits there and back it is still the kept parts' pieces."""
+    root = tmp_path / "design"
+    shutil.copytree(SHOWCASE, root)
+    incremental.forget()
+    types = root / "shop" / "types.kit"
+    text = types.read_text()
+    for step in (text, text.replace(*EDIT), text, text.replace(*EDIT), text.replace(*EDIT)):
+        types.write_text(step)
+        pieces, whole = _render(root)
+        assert pieces == whole
+        assert incremental._dumped == _union_of_kept_parts()
+        assert set(incremental._holders) == set(incremental._dumped)
+    incremental.forget()
+    assert not incremental._dumped and not incremental._holders

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import partial
@@ -42,7 +43,14 @@ _memo: dict[str, _Part] = {}
 # a part built again after an edit reaches mostly schemas that did not change, and
 # JSON-encoding one costs a fraction of dumping it as YAML.
 _dumped: dict[str, tuple[str, bool]] = {}
+# How many kept parts' pieces hold each `_dumped` entry: an edit updates `_dumped` by the
+# parts it built or dropped (and the pieces kept parts dumped now), not by all ~13,000
+# pieces of the document at 10,000 types.
+_holders: Counter[str] = Counter()
+# The pieces dumped in this render, by the part keeping them: (part, text, open end, key).
+_added: list[tuple[_Part, str, bool, str]] = []
 _lock = threading.Lock()
+counts = {"pieces": 0, "sorted": 0}  # `_dumped` entries taken in or given up, names sorted (work counts for tests)
 
 
 def forget() -> None:
@@ -50,6 +58,9 @@ def forget() -> None:
     with _lock:
         _memo.clear()
         _dumped.clear()
+        _holders.clear()
+        _added.clear()
+        _forget_order()
 
 
 def kept() -> bool:
@@ -58,13 +69,14 @@ def kept() -> bool:
 
 
 def render_incremental(symbols: Any, manifest: Any, http: HttpModel, index: Any, keys: Any) -> str:
-    global _memo, _dumped
+    global _memo
     builder = Builder(symbols, manifest, http, index)
     by_package: dict[str, list[MethodInfo]] = {}
     for m in http.methods:
         by_package.setdefault(m.package, []).append(m)
     shared = _shared_key(builder, manifest)
     with _lock:
+        before = list(_memo.values())
         used: dict[str, _Part] = {}
         parts = []
         for package in sorted(by_package):
@@ -79,7 +91,39 @@ def render_incremental(symbols: Any, manifest: Any, http: HttpModel, index: Any,
             _memo = {}
             return to_yaml(builder.assemble(builder.partial(http.methods)))
         finally:
-            _dumped = {k: (t, o) for part in _memo.values() for t, o, k in part.yaml.values() if k is not None}
+            _keep_dumped(before, list(_memo.values()))
+
+
+def _keep_dumped(before: list[_Part], after: list[_Part]) -> None:
+    """`_dumped` made the YAML of the pieces of the parts kept now (`after`) from the last
+    render's (`before`): the pieces taken in before those given up, so a piece that stays
+    is never dropped on the way (each held once per part keeping it)."""
+    was = {id(p) for p in before}
+    now = {id(p) for p in after}
+    for part, text, open_end, key in _added:
+        if id(part) in was:  # a last render's part's new piece (given up below if it goes)
+            _hold(key, text, open_end)
+    _added.clear()
+    for part in after:
+        if id(part) not in was:
+            for piece_text, piece_open, piece_key in part.yaml.values():
+                if piece_key is not None:
+                    _hold(piece_key, piece_text, piece_open)
+    for part in before:
+        if id(part) not in now:
+            for _, _, gone in part.yaml.values():
+                if gone is not None:
+                    counts["pieces"] += 1
+                    _holders[gone] -= 1
+                    if _holders[gone] <= 0:
+                        del _holders[gone]
+                        _dumped.pop(gone, None)
+
+
+def _hold(key: str, text: str, open_end: bool) -> None:
+    counts["pieces"] += 1
+    _holders[key] += 1
+    _dumped.setdefault(key, (text, open_end))
 
 
 def _shared_key(builder: Builder, manifest: Any) -> str:
@@ -133,21 +177,48 @@ def _paths(parts: list[_Part]) -> list[tuple[str, bool]]:
     return out
 
 
+# The last render's schema names in the document's order: an edit that declares no new name
+# (nearly all) reuses it, not sorting ~10,000 names again at 10,000 types.
+_order: list[str] = []
+_order_names: frozenset[str] = frozenset()
+
+
 def _schemas(parts: list[_Part]) -> list[tuple[str, bool]]:
+    global _order, _order_names
     first: dict[str, _Part] = {}
-    for part in parts:
-        for name in part.components:
-            first.setdefault(name, part)
-    return [
-        _piece(first[name], "schema", name, lambda n=name: first[n].components[n], indent=4)
-        for name in sorted(first, key=map_key)
-    ]
+    for part in reversed(parts):  # the first part holding a name wins
+        first.update(dict.fromkeys(part.components, part))
+    if first.keys() != _order_names:
+        counts["sorted"] += len(first)
+        _order, _order_names = sorted(first, key=map_key), frozenset(first)
+    out = []
+    for name in _order:
+        part = first[name]
+        found = part.yaml.get(("schema", name))
+        out.append(
+            (found[0], found[1])
+            if found is not None
+            else _piece(part, "schema", name, partial(_component, part, name), indent=4)
+        )
+    return out
+
+
+def _forget_order() -> None:
+    global _order, _order_names
+    _order, _order_names = [], frozenset()
+
+
+def _component(part: _Part, name: str) -> Any:
+    return part.components[name]
 
 
 def _piece(part: _Part, kind: str, name: str, value: Any, indent: int = 2) -> tuple[str, bool]:
     found = part.yaml.get((kind, name))
     if found is None:
         found = part.yaml[(kind, name)] = _dump(name, value(), indent)
+        text, open_end, key = found
+        if key is not None:
+            _added.append((part, text, open_end, key))
     return found[0], found[1]
 
 

@@ -9,8 +9,6 @@ declaration's name + `Of` + its arguments joined by `And`; an array argument lea
 
 from __future__ import annotations
 
-from collections import Counter
-
 from kit_core.naming import go_name
 from kit_core.semantics import TypeShape
 from kit_core.symbols import Kind, SymbolTable
@@ -18,11 +16,18 @@ from kit_core.symbols import Kind, SymbolTable
 
 class DeclNames:
     def __init__(self, symbols: SymbolTable) -> None:
-        counts: Counter[str] = Counter()
+        # set operations on each table's names (a name twice in one package, as a type and an
+        # enum, clashes too): a `Counter` updated per table was ~7 ms a run at 10,000 types
+        seen: set[str] = set()
+        clashing: set[str] = set()
         for pkg in symbols.packages.values():
             for table in (pkg.types, pkg.enums, pkg.scalars, pkg.errors):
-                counts.update(table.keys())
-        self._clashing = {n for n, c in counts.items() if c > 1}
+                if table:
+                    # `set` methods iterate the table once (a resident session's tables are
+                    # mappings whose `keys() & set` would iterate the growing set instead)
+                    clashing.update(seen.intersection(table))
+                    seen.update(table)
+        self._clashing = clashing
 
     @property
     def clashing(self) -> frozenset[str]:
