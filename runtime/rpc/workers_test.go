@@ -2,11 +2,8 @@ package rpc_test
 
 import (
 	"context"
-	"encoding/json"
-	"os"
 	"runtime/metrics"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -14,7 +11,7 @@ import (
 
 	"google.golang.org/grpc"
 
-	"github.com/kitdev/kit/runtime/log"
+	"github.com/kitdev/kit/runtime/internal/logfile"
 	"github.com/kitdev/kit/runtime/rpc"
 )
 
@@ -86,16 +83,10 @@ func TestConcurrentCallsRunOnReusedWorkers(t *testing.T) {
 // line held before it.
 func TestAccessLinesToAFileAreCompleteAfterStop(t *testing.T) {
 	const callers, each = 8, 25
-	f, err := os.CreateTemp(t.TempDir(), "access-*.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	prev := log.Default()
-	t.Cleanup(func() { log.SetDefault(prev) })
+	lf := logfile.New(t)
 	srv := rpc.NewServer()
 	srv.RegisterService(&echoDesc, struct{}{})
-	srv.SetLogger(log.New(f))
+	srv.SetLogger(lf.Logger())
 	h := newHarnessOn(t, srv)
 	var wg sync.WaitGroup
 	for c := range callers {
@@ -115,16 +106,8 @@ func TestAccessLinesToAFileAreCompleteAfterStop(t *testing.T) {
 	if err := srv.Stop(ctx); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(f.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
 	var access, internal, panics int
-	for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
-		var m map[string]any
-		if err := json.Unmarshal([]byte(line), &m); err != nil {
-			t.Fatalf("broken line %q: %v", line, err)
-		}
+	for _, m := range lf.Lines() {
 		switch m["msg"] {
 		case "panic recovered":
 			// The access log runs inside the recovery: its line (held) is given first.

@@ -2,16 +2,13 @@ package server_test
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
-	"os"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/kitdev/kit/runtime/log"
+	"github.com/kitdev/kit/runtime/internal/logfile"
 	"github.com/kitdev/kit/runtime/server"
 )
 
@@ -19,15 +16,9 @@ import (
 // Stop returns, every request's line is in the file, whole.
 func TestAccessLinesToAFileAreCompleteAfterStop(t *testing.T) {
 	const callers, each = 8, 25
-	f, err := os.CreateTemp(t.TempDir(), "access-*.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	prev := log.Default()
-	t.Cleanup(func() { log.SetDefault(prev) })
+	lf := logfile.New(t)
 	s := server.New(nil)
-	s.SetLogger(log.New(f))
+	s.SetLogger(lf.Logger())
 	s.HandleFunc("GET /ping", func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, "pong") })
 	base, _ := serve(t, s)
 	// A client of its own, whose idle connections are closed before Stop:
@@ -55,16 +46,8 @@ func TestAccessLinesToAFileAreCompleteAfterStop(t *testing.T) {
 	if err := s.Stop(ctx); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(f.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
 	access := 0
-	for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
-		var m map[string]any
-		if err := json.Unmarshal([]byte(line), &m); err != nil {
-			t.Fatalf("broken line %q: %v", line, err)
-		}
+	for _, m := range lf.Lines() {
 		if m["msg"] == "http request" && m["route"] == "/ping" {
 			access++
 		}
