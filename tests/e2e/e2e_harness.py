@@ -169,6 +169,14 @@ def run(cmd: list[str], cwd: Path, timeout: float = 300) -> subprocess.Completed
     return proc
 
 
+def go_fuzz(target: str, package: str, cwd: Path) -> None:
+    """A short Go fuzzing run of ``target`` in ``package``: KIT_FUZZ_EXECS executions (5,000
+    unless set; set it higher to fuzz longer), one worker."""
+    execs = os.environ.get("KIT_FUZZ_EXECS", "5000")
+    cmd = ["go", "test", "-run", "^$", "-fuzz", f"^{target}$", "-fuzztime", f"{execs}x", "-parallel", "1"]
+    run([*cmd, package], cwd, timeout=600)
+
+
 @dataclass
 class Built:
     root: Path

@@ -7,12 +7,11 @@ longer). A failure prints Go's own report with the failing input.
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
 import pytest
-from e2e_harness import Built, run
+from e2e_harness import Built, go_fuzz, run
 
 SOURCE = Path(__file__).resolve().parent / "codec_fuzz_test.go.txt"
 
@@ -29,6 +28,4 @@ def test_seed_corpus(fuzz_package: Path, showcase_built: Built) -> None:
 
 
 def test_fuzz(fuzz_package: Path, showcase_built: Built) -> None:
-    execs = os.environ.get("KIT_FUZZ_EXECS", "5000")
-    cmd = ["go", "test", "-run", "^$", "-fuzz", "^FuzzCodecs$", "-fuzztime", f"{execs}x", "-parallel", "1"]
-    run([*cmd, "./internal/types/shop/"], showcase_built.root, timeout=600)
+    go_fuzz("FuzzCodecs", "./internal/types/shop/", showcase_built.root)

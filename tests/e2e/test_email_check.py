@@ -7,11 +7,10 @@ short fuzzing run (set KIT_FUZZ_EXECS to fuzz longer).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-from e2e_harness import generate_files, go_available, run
+from e2e_harness import generate_files, go_available, go_fuzz, run
 
 DESIGN = """\
 package mail
@@ -87,6 +86,4 @@ def test_kit_email_agrees_with_parse_address(project: Path) -> None:
 
 
 def test_fuzz_kit_email(project: Path) -> None:
-    execs = os.environ.get("KIT_FUZZ_EXECS", "5000")
-    cmd = ["go", "test", "-run", "^$", "-fuzz", "^FuzzKitEmail$", "-fuzztime", f"{execs}x", "-parallel", "1"]
-    run([*cmd, "./mail/"], project, timeout=600)
+    go_fuzz("FuzzKitEmail", "./mail/", project)

@@ -6,12 +6,11 @@ run (set KIT_FUZZ_EXECS to fuzz longer).
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
 import pytest
-from e2e_harness import Built, run
+from e2e_harness import Built, go_fuzz, run
 
 SOURCE = Path(__file__).resolve().parent / "query_scan_test.go.txt"
 
@@ -28,6 +27,4 @@ def test_query_readers_agree_with_parse_query(transport_package: Path, showcase_
 
 
 def test_fuzz_query_readers(transport_package: Path, showcase_built: Built) -> None:
-    execs = os.environ.get("KIT_FUZZ_EXECS", "5000")
-    cmd = ["go", "test", "-run", "^$", "-fuzz", "^FuzzQueryReaders$", "-fuzztime", f"{execs}x", "-parallel", "1"]
-    run([*cmd, "./internal/transport/"], showcase_built.root, timeout=600)
+    go_fuzz("FuzzQueryReaders", "./internal/transport/", showcase_built.root)
