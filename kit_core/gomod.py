@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kit_core import runtime_copy
+from kit_core import racy, runtime_copy
 from kit_core.generators.base import Notice
 from kit_core.runtime_copy import PROJECT_COPY, CopyState
 from kit_core.runtime_dist import RUNTIME_MODULE, GoModule, Runtime, RuntimeMissing, is_legacy, is_managed, runtime
@@ -229,7 +229,7 @@ def pin_runtime(project_root: Path, rt: Runtime | None = None) -> list[Notice]:
         apply(gomod, pin, rt)
     except (GoCommandError, RuntimeMissing, OSError) as exc:
         return [Notice(path, f"could not pin the kit runtime: {exc}")]
-    if not pin.acts and seen[0] is not None and seen[0][0] < time.time_ns() - _RACY_NS:
+    if not pin.acts and seen[0] is not None and seen[0][0] < time.time_ns() - racy.RACY_NS:
         _settled[path] = (seen, rt.version, rt.digest)
     return [Notice(path, pin.message)] if pin.message else []
 
@@ -238,7 +238,6 @@ def pin_runtime(project_root: Path, rt: Runtime | None = None) -> list[Notice]:
 # a go.mod it found with nothing to change, and whose size, time and inode have not changed
 # since (its time older than the file system's clock could hide, as git's "racy" rule),
 # is not read again with `go mod edit -json` (a `go` process per run).
-_RACY_NS = 2_000_000_000
 _Stamp = tuple[int, int, int]
 _settled: dict[str, tuple[tuple[_Stamp | None, _Stamp | None], str, str]] = {}
 

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from kit_core import __version__
+from kit_core import __version__, racy
 from kit_core.runtime_files import shipped, shipped_names
 from kit_core.statedir import CACHE_ENV, cache_root  # noqa: F401  (kit's cache, where earlier kits kept their copies)
 
@@ -109,7 +109,7 @@ def runtime(source: Path | None = None, version: str | None = None) -> Runtime:
     A long-lived process (the resident kit, kit-lsp's worker) asks at every run: the answer is
     kept with the `stat` of every shipped file (name, size, times, inode), and taken again while
     they are all the same - one walk of `stat` calls instead of reading and hashing every file.
-    A file changed less than `_RACY_NS` before the walk may change again unseen: nothing is kept
+    A file changed less than `racy.RACY_NS` before the walk may change again unseen: nothing is kept
     then (git's "racy" rule)."""
     source = source or shipped_runtime()
     version = version or go_version()
@@ -122,12 +122,11 @@ def runtime(source: Path | None = None, version: str | None = None) -> Runtime:
     if not any(m.path == RUNTIME_MODULE for m in mods):
         raise RuntimeMissing(f"{source} does not hold the module {RUNTIME_MODULE}")
     rt = Runtime(source, version, mods, digest(source))
-    if all(max(s[2], s[3]) < since - _RACY_NS for s in stamp):
+    if all(racy.settled(s[2], s[3], since) for s in stamp):
         _kept[(str(source), version)] = (stamp, rt)
     return rt
 
 
-_RACY_NS = 2_000_000_000
 _FileStamp = tuple[str, int, int, int, int]  # (relative path, size, mtime_ns, ctime_ns, inode)
 _kept: dict[tuple[str, str], tuple[list[_FileStamp], Runtime]] = {}
 

@@ -19,11 +19,11 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
+from kit_core import racy
 from kit_core.designfiles import MANIFEST_NAME, walk
 from kit_core.incremental.keys import digest
 
 DESIGN_SUFFIXES = (".kit", ".proto")
-RACY_NS = 2_000_000_000
 _KEEP = 200_000  # files whose digest a process keeps (a bound, not a working size)
 
 # path -> ((size, mtime_ns, ctime_ns, inode), digest of the bytes, wall clock before the read)
@@ -54,7 +54,7 @@ def _file_digest(path: str) -> str:
     stamp = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
     with _digests_lock:
         kept = _digests.get(path)
-    if kept is not None and kept[0] == stamp and max(stamp[1], stamp[2]) < kept[2] - RACY_NS:
+    if kept is not None and kept[0] == stamp and racy.settled(stamp[1], stamp[2], kept[2]):
         return kept[1]
     before = time.time_ns()
     try:

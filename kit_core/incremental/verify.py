@@ -16,10 +16,10 @@ import os
 import stat
 from dataclasses import dataclass, field
 
+from kit_core import racy
 from kit_core.incremental.keys import digest
 from kit_core.incremental.store import Cache, Output
 
-RACY_NS = 2_000_000_000
 GEN_ONCE = "gen-once"
 
 
@@ -39,7 +39,7 @@ def check_outputs(root: str, outputs: list[Output], cache: Cache, check: Check) 
     """Whether every output is intact; records fresh stats into ``check``. One `lstat` per
     output (an edit in place changes only the file's own times); the loop is kept lean, as a
     resident kit's run at 10,000 types makes it 10,000 times."""
-    trusted_before = cache.saved_at - RACY_NS
+    trusted_before = cache.saved_at - racy.RACY_NS
     prefix = os.path.join(root, "")
     recorded, fresh = cache.stats, check.stats
     lstat, is_reg = os.lstat, stat.S_ISREG

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kit_core import racy
 from kit_core.analyzer import Analysis, Analyzer, analyze
 from kit_core.design_text import read_design
 from kit_core.designfiles import design_paths, design_root_for
@@ -66,8 +67,6 @@ class DiskFiles:
     should not stat every file of a large design); `forget_checks` ends that trust (a
     watched-file event)."""
 
-    RACY_NS = 2_000_000_000  # a file changed this close to its read may have changed again unseen
-
     def __init__(self, trust: float = 0.0) -> None:
         self._cache: dict[str, tuple[tuple[int, int], SourceFile]] = {}
         self._read_at: dict[str, int] = {}  # path -> wall clock (ns) just before it was read
@@ -110,7 +109,7 @@ class DiskFiles:
         except OSError:
             return False
         stamp = (st.st_mtime_ns, st.st_size)
-        return stamp == hit[0] and stamp[0] < self._read_at.get(path, 0) - self.RACY_NS
+        return stamp == hit[0] and stamp[0] < self._read_at.get(path, 0) - racy.RACY_NS
 
     def confirmed(self, path: str, since_ns: int) -> None:
         """The file's bytes, read after ``since_ns``, are still those parsed: as good as a read

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from kit_core.writer import seen as seen_module
+from kit_core import racy
 
 if TYPE_CHECKING:
     from kit_core.writer.seen import Seen
@@ -337,7 +337,7 @@ class DiskHost:
         stamp = (st.st_mode, st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
         linked = stat.S_ISLNK(st.st_mode)  # a root reached through a link: its folder's times are not the link's
         kept = None if linked else _listings.get(full)
-        if kept is not None and kept[0] == stamp and max(stamp[2], stamp[3]) < kept[1] - seen_module.RACY_NS:
+        if kept is not None and kept[0] == stamp and racy.settled(stamp[2], stamp[3], kept[1]):
             return kept[2]
         before = time.time_ns()
         try:

@@ -24,7 +24,7 @@ import stat
 import time
 from collections.abc import Mapping
 
-RACY_NS = 2_000_000_000
+from kit_core import racy
 
 Stamp = tuple[int, int, int, int, int] | None  # (mode, inode, size, mtime_ns, ctime_ns); None: missing
 
@@ -64,11 +64,10 @@ class Seen:
 
     def settled(self) -> bool:
         """Whether the record can be trusted later: no link, nothing changed in the last
-        `RACY_NS` before the looks began."""
+        `racy.RACY_NS` before the looks began."""
         if not self.usable:
             return False
-        limit = self.since - RACY_NS
-        return all(s is None or (s[3] < limit and s[4] < limit) for s in self.stamps.values())
+        return all(s is None or racy.settled(s[3], s[4], self.since) for s in self.stamps.values())
 
 
 def unchanged(root: str, stamps: Mapping[str, Stamp]) -> bool:

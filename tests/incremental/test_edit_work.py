@@ -29,15 +29,13 @@ from typing import Any
 import pytest
 from designs import tree
 
-from kit_core import program
+from kit_core import program, racy
 from kit_core.generators.openapi import incremental as openapi_incremental
-from kit_core.incremental import inputs, store, verify
+from kit_core.incremental import inputs, store
 from kit_core.incremental import keys as keys_module
 from kit_core.regenerate import Loaded, Outcome, regenerate
 from kit_core.resident.designs import ResidentDesigns, as_loaded
-from kit_core.resident.session import DiskFiles
 from kit_core.writer import host as host_module
-from kit_core.writer import seen as seen_module
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "bench"))
@@ -51,9 +49,7 @@ SIZES = ((60, 20, 4), (120, 40, 8))  # types, methods, packages: twice the outpu
 
 @pytest.fixture(autouse=True)
 def short_racy_window(monkeypatch: pytest.MonkeyPatch) -> None:
-    for module in (inputs, verify, seen_module):
-        monkeypatch.setattr(module, "RACY_NS", RACY_NS, raising=False)
-    monkeypatch.setattr(DiskFiles, "RACY_NS", RACY_NS)
+    monkeypatch.setattr(racy, "RACY_NS", RACY_NS)
 
 
 def settle() -> None:

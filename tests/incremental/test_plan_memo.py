@@ -14,10 +14,9 @@ from typing import Any
 import pytest
 from designs import SHARED, write_project
 
+from kit_core import racy, runtime_dist
 from kit_core import regenerate as regenerate_module
-from kit_core import runtime_dist
 from kit_core.regenerate import Outcome, regenerate
-from kit_core.writer import seen as seen_module
 
 RACY_NS = 200_000_000  # the tests' "clock granularity": short, so they need not wait 2 s
 
@@ -25,7 +24,7 @@ RACY_NS = 200_000_000  # the tests' "clock granularity": short, so they need not
 @pytest.fixture
 def plans(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Counts the writer's plans (each `write_outputs` call), with a short racy window."""
-    monkeypatch.setattr(seen_module, "RACY_NS", RACY_NS)
+    monkeypatch.setattr(racy, "RACY_NS", RACY_NS)
     calls: list[int] = []
     real = regenerate_module.write_outputs
 
@@ -142,7 +141,7 @@ def test_an_output_folder_swapped_for_a_link_is_planned_again(tmp_path: Path, pl
 def test_the_runtime_is_described_again_only_when_a_file_of_it_changed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(runtime_dist, "_RACY_NS", RACY_NS)
+    monkeypatch.setattr(racy, "RACY_NS", RACY_NS)
     source = tmp_path / "runtime"
     shutil.copytree(runtime_dist.shipped_runtime(), source)
     time.sleep(2 * RACY_NS / 1e9)
